@@ -1,0 +1,182 @@
+package org.concurrentbloom;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads and writes the binary filter format, version 1. docs/FORMAT.md documents it byte by byte and
+ * FilterFormatGoldenTest freezes it; change neither without bumping {@link #VERSION}.
+ *
+ * <pre>
+ * offset size  field (big-endian)
+ *  0      4    magic "CBLM" (0x43 0x42 0x4C 0x4D)
+ *  4      1    format version (1)
+ *  5      1    filter type (1 = standard)
+ *  6      1    hash strategy (1 = XXH3-128 + enhanced double hashing, see Probes)
+ *  7      1    flags, reserved: 0
+ *  8      8    m, bits
+ * 16      4    k, hash functions
+ * 20      8    n, expected insertions
+ * 28      8    p, target false-positive probability (IEEE 754 binary64)
+ * 36      8    count, adds that returned true
+ * 44      8    L, payload bytes = 8 * ceil(m / 64)
+ * 52      L    the bit array as 64-bit words; bit i is bit (i mod 64), least significant first, of word i / 64
+ * 52+L    4    CRC32C of bytes [0, 52+L)
+ * </pre>
+ *
+ * <p>Reading never trusts a size before the bytes are there: the word array grows by doubling as the
+ * payload arrives, so a header that claims gigabytes followed by a few bytes fails with an IOException
+ * after allocating about as much as was actually read.
+ */
+final class FilterFormat {
+  static final int MAGIC = 0x43424C4D; // "CBLM"
+  static final int VERSION = 1;
+  static final int TYPE_STANDARD = 1;
+  static final int HEADER_BYTES = 52;
+  static final int TRAILER_BYTES = 4;
+  /** The first read of the payload allocates at most this many words (512 KiB). */
+  private static final int FIRST_ALLOCATION_WORDS = 1 << 16;
+  private static final int IO_BUFFER_BYTES = 1 << 13;
+
+  private FilterFormat() {}
+
+  /** The fixed header fields. */
+  record Header(int type, int strategy, long bits, int hashFunctions, long expectedInsertions, double fpp,
+      long count) {}
+
+  /** A header and the words it describes, checked against each other and against the checksum. */
+  record Loaded(Header header, long[] words) {}
+
+  static void write(OutputStream out, Header h, long[] words) throws IOException {
+    CRC32C crc = new CRC32C();
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+    header.putInt(MAGIC)
+        .put((byte) VERSION)
+        .put((byte) h.type())
+        .put((byte) h.strategy())
+        .put((byte) 0)
+        .putLong(h.bits())
+        .putInt(h.hashFunctions())
+        .putLong(h.expectedInsertions())
+        .putDouble(h.fpp())
+        .putLong(h.count())
+        .putLong(8L * words.length);
+    crc.update(header.array(), 0, HEADER_BYTES);
+    out.write(header.array(), 0, HEADER_BYTES);
+
+    ByteBuffer chunk = ByteBuffer.allocate(IO_BUFFER_BYTES);
+    for (int w = 0; w < words.length; w++) {
+      chunk.putLong(AtomicWords.getAcquire(words, w));
+      if (!chunk.hasRemaining() || w == words.length - 1) {
+        crc.update(chunk.array(), 0, chunk.position());
+        out.write(chunk.array(), 0, chunk.position());
+        chunk.clear();
+      }
+    }
+    ByteBuffer trailer = ByteBuffer.allocate(TRAILER_BYTES).putInt((int) crc.getValue());
+    out.write(trailer.array());
+  }
+
+  static Loaded read(InputStream in) throws IOException {
+    CRC32C crc = new CRC32C();
+    byte[] headerBytes = new byte[HEADER_BYTES];
+    readFully(in, headerBytes, 0, HEADER_BYTES, "header");
+    crc.update(headerBytes);
+    Header h = parseHeader(ByteBuffer.wrap(headerBytes));
+
+    int wordCount = Sizing.wordsFor(h.bits());
+    long[] words = new long[Math.min(wordCount, FIRST_ALLOCATION_WORDS)];
+    byte[] buffer = new byte[IO_BUFFER_BYTES];
+    ByteBuffer view = ByteBuffer.wrap(buffer);
+    int w = 0;
+    while (w < wordCount) {
+      int n = Math.min(wordCount - w, IO_BUFFER_BYTES / 8);
+      readFully(in, buffer, 0, n * 8, "payload word " + w + " of " + wordCount);
+      crc.update(buffer, 0, n * 8);
+      if (w + n > words.length) {
+        words = Arrays.copyOf(words, (int) Math.min(wordCount, Math.max(w + n, 2L * words.length)));
+      }
+      view.clear();
+      for (int i = 0; i < n; i++) {
+        words[w++] = view.getLong();
+      }
+    }
+
+    byte[] trailer = new byte[TRAILER_BYTES];
+    readFully(in, trailer, 0, TRAILER_BYTES, "CRC32C trailer");
+    int stored = ByteBuffer.wrap(trailer).getInt();
+    int actual = (int) crc.getValue();
+    if (stored != actual) {
+      throw new IOException(String.format(
+          "checksum mismatch: stored CRC32C 0x%08x, computed 0x%08x: the data is corrupt", stored, actual));
+    }
+    int tailBits = (int) (h.bits() & 63);
+    if (tailBits != 0 && (words[wordCount - 1] >>> tailBits) != 0) {
+      throw new IOException("bits past m=" + h.bits() + " are set in the last word: not a valid filter");
+    }
+    return new Loaded(h, words);
+  }
+
+  private static Header parseHeader(ByteBuffer b) throws IOException {
+    int magic = b.getInt();
+    if (magic != MAGIC) {
+      throw new IOException(String.format(
+          "not a concurrent-bloom filter: magic is 0x%08x, expected 0x%08x (\"CBLM\")", magic, MAGIC));
+    }
+    int version = b.get() & 0xFF;
+    if (version != VERSION) {
+      throw new IOException("unsupported format version " + version + "; this library reads version " + VERSION);
+    }
+    int type = b.get() & 0xFF;
+    if (type != TYPE_STANDARD) {
+      throw new IOException("unknown filter type " + type + "; known types: " + TYPE_STANDARD + " (standard)");
+    }
+    int strategy = b.get() & 0xFF;
+    if (strategy != Probes.STRATEGY_XXH3_128_EDH) {
+      throw new IOException("unknown hash strategy " + strategy + "; known strategies: "
+          + Probes.STRATEGY_XXH3_128_EDH + " (XXH3-128, enhanced double hashing)");
+    }
+    int flags = b.get() & 0xFF;
+    if (flags != 0) {
+      throw new IOException("reserved flags byte is " + flags + ", expected 0");
+    }
+    long bits = b.getLong();
+    int k = b.getInt();
+    long n = b.getLong();
+    double p = b.getDouble();
+    long count = b.getLong();
+    long payload = b.getLong();
+    try {
+      Sizing.checkShape(bits, k);
+      Sizing.checkExpectedInsertions(n);
+      Sizing.checkFpp(p);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("invalid header: " + e.getMessage(), e);
+    }
+    if (count < 0) {
+      throw new IOException("invalid header: count must be >= 0, was " + count);
+    }
+    long expectedPayload = 8L * Sizing.wordsFor(bits);
+    if (payload != expectedPayload) {
+      throw new IOException("invalid header: payload length " + payload + " bytes does not match m=" + bits
+          + " bits, which needs " + expectedPayload);
+    }
+    return new Header(type, strategy, bits, k, n, p, count);
+  }
+
+  private static void readFully(InputStream in, byte[] buf, int off, int len, String what) throws IOException {
+    int done = 0;
+    while (done < len) {
+      int r = in.read(buf, off + done, len - done);
+      if (r < 0) {
+        throw new IOException("truncated filter: the stream ended after " + done + " of " + len
+            + " bytes of the " + what);
+      }
+      done += r;
+    }
+  }
+}

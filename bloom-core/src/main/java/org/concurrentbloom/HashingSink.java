@@ -1,0 +1,162 @@
+package org.concurrentbloom;
+
+import com.dynatrace.hash4j.hashing.HashValue128;
+import com.dynatrace.hash4j.hashing.Hasher128;
+import com.dynatrace.hash4j.hashing.Hashing;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Objects;
+
+/**
+ * Collects the bytes a funnel writes and hashes them with XXH3-128 (seed 0).
+ *
+ * <p>Thread use: one instance per thread, handed out by {@link #acquire()}. Buffers are reused so that
+ * funnelling a String or a long allocates nothing once the thread's buffer has grown to fit. A funnel
+ * that re-enters a filter from inside {@code funnel} gets a fresh sink instead of clobbering the one
+ * in use.
+ */
+final class HashingSink implements Sink {
+  private static final Hasher128 XXH3_128 = Hashing.xxh3_128();
+  private static final VarHandle SHORT_LE =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INT_LE =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final int INITIAL_CAPACITY = 64;
+  /** A thread keeps at most this much buffer between items; one huge item must not pin memory. */
+  private static final int MAX_RETAINED_CAPACITY = 1 << 16;
+
+  private static final ThreadLocal<HashingSink> PER_THREAD = ThreadLocal.withInitial(HashingSink::new);
+
+  private byte[] buffer = new byte[INITIAL_CAPACITY];
+  private int length;
+  private boolean inUse;
+
+  /** Low 64 bits of the last hash (XXH128_hash_t.low64). */
+  long hashLow;
+  /** High 64 bits of the last hash (XXH128_hash_t.high64). */
+  long hashHigh;
+
+  private HashingSink() {}
+
+  /** Returns an empty sink owned by the calling thread until {@link #release()}. */
+  static HashingSink acquire() {
+    HashingSink sink = PER_THREAD.get();
+    if (sink.inUse) {
+      sink = new HashingSink();
+    }
+    sink.inUse = true;
+    sink.length = 0;
+    return sink;
+  }
+
+  /** Funnels {@code item}, hashes the bytes, and leaves the result in {@link #hashLow}/{@link #hashHigh}. */
+  <T> void hash(T item, Funnel<? super T> funnel) {
+    funnel.funnel(item, this);
+    HashValue128 h = XXH3_128.hashBytesTo128Bits(buffer, 0, length);
+    hashLow = h.getLeastSignificantBits();
+    hashHigh = h.getMostSignificantBits();
+  }
+
+  void release() {
+    if (buffer.length > MAX_RETAINED_CAPACITY) {
+      buffer = new byte[INITIAL_CAPACITY];
+    }
+    inUse = false;
+  }
+
+  private void ensureRoom(int more) {
+    int needed = length + more;
+    if (needed < 0) {
+      throw new IllegalArgumentException("funnel wrote more than 2^31-1 bytes for one item");
+    }
+    if (needed > buffer.length) {
+      int grown = Math.max(needed, buffer.length * 2);
+      buffer = java.util.Arrays.copyOf(buffer, grown < 0 ? Integer.MAX_VALUE - 8 : grown);
+    }
+  }
+
+  @Override
+  public Sink putByte(byte b) {
+    ensureRoom(1);
+    buffer[length++] = b;
+    return this;
+  }
+
+  @Override
+  public Sink putBytes(byte[] bytes) {
+    return putBytes(bytes, 0, bytes.length);
+  }
+
+  @Override
+  public Sink putBytes(byte[] bytes, int offset, int len) {
+    Objects.checkFromIndexSize(offset, len, bytes.length);
+    ensureRoom(len);
+    System.arraycopy(bytes, offset, buffer, length, len);
+    length += len;
+    return this;
+  }
+
+  @Override
+  public Sink putShort(short s) {
+    ensureRoom(2);
+    SHORT_LE.set(buffer, length, s);
+    length += 2;
+    return this;
+  }
+
+  @Override
+  public Sink putChar(char c) {
+    return putShort((short) c);
+  }
+
+  @Override
+  public Sink putInt(int i) {
+    ensureRoom(4);
+    INT_LE.set(buffer, length, i);
+    length += 4;
+    return this;
+  }
+
+  @Override
+  public Sink putLong(long l) {
+    ensureRoom(8);
+    LONG_LE.set(buffer, length, l);
+    length += 8;
+    return this;
+  }
+
+  @Override
+  public Sink putString(CharSequence chars) {
+    int n = chars.length();
+    // At most 3 bytes per UTF-16 unit (a surrogate pair is 2 units -> 4 bytes).
+    ensureRoom(Math.multiplyExact(n, 3));
+    byte[] out = buffer;
+    int pos = length;
+    for (int i = 0; i < n; i++) {
+      char c = chars.charAt(i);
+      if (c < 0x80) {
+        out[pos++] = (byte) c;
+      } else if (c < 0x800) {
+        out[pos++] = (byte) (0xC0 | (c >>> 6));
+        out[pos++] = (byte) (0x80 | (c & 0x3F));
+      } else if (!Character.isSurrogate(c)) {
+        out[pos++] = (byte) (0xE0 | (c >>> 12));
+        out[pos++] = (byte) (0x80 | ((c >>> 6) & 0x3F));
+        out[pos++] = (byte) (0x80 | (c & 0x3F));
+      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(chars.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, chars.charAt(++i));
+        out[pos++] = (byte) (0xF0 | (cp >>> 18));
+        out[pos++] = (byte) (0x80 | ((cp >>> 12) & 0x3F));
+        out[pos++] = (byte) (0x80 | ((cp >>> 6) & 0x3F));
+        out[pos++] = (byte) (0x80 | (cp & 0x3F));
+      } else {
+        out[pos++] = (byte) '?'; // what String.getBytes(UTF_8) writes for an unpaired surrogate
+      }
+    }
+    length = pos;
+    return this;
+  }
+}

@@ -1,0 +1,90 @@
+package org.concurrentbloom;
+
+/**
+ * The formulas that turn (n, p) into a filter shape, and the limits every shape must respect.
+ *
+ * <p>Standard filter (Bloom 1970; see e.g. Broder and Mitzenmacher, "Network Applications of Bloom
+ * Filters", 2004): the optimum is m_opt = -n ln p / (ln 2)^2 bits and k* = (m_opt/n) ln 2 = -log2 p hash
+ * functions. Rounding: m = ceil(m_opt) rounded up to a whole number of 64-bit words (the extra bits are
+ * free, the words being allocated anyway, and only lower the FPR); k = max(1, round(m_opt/n ln 2)),
+ * computed from the unrounded m_opt.
+ */
+final class Sizing {
+  /** The most words a Java array reliably holds (a few header words below Integer.MAX_VALUE). */
+  static final int MAX_WORDS = Integer.MAX_VALUE - 8;
+  /** The largest bit count a filter may have: MAX_WORDS 64-bit words, about 128 Gibit (16 GiB). */
+  static final long MAX_BITS = 64L * MAX_WORDS;
+  /** The most hash functions: p = Double.MIN_VALUE needs 1075; more is a corrupt or hostile input. */
+  static final int MAX_HASH_FUNCTIONS = 2048;
+
+  private static final double LN2 = Math.log(2);
+  private static final double LN2_SQUARED = LN2 * LN2;
+
+  private Sizing() {}
+
+  static void checkExpectedInsertions(long n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("expectedInsertions must be >= 1, was " + n);
+    }
+  }
+
+  static void checkFpp(double p) {
+    if (!(p > 0.0 && p < 1.0)) { // also rejects NaN
+      throw new IllegalArgumentException("fpp must be in the open interval (0, 1), was " + p);
+    }
+  }
+
+  /** The unrounded optimum m_opt for n and p. */
+  static double optimalBitsExact(long n, double p) {
+    return -n * Math.log(p) / LN2_SQUARED;
+  }
+
+  /** m for n and p, rounded as the class comment says; fails if it exceeds {@link #MAX_BITS}. */
+  static long optimalBits(long n, double p) {
+    checkExpectedInsertions(n);
+    checkFpp(p);
+    double exact = optimalBitsExact(n, p);
+    if (!(exact <= MAX_BITS - 63)) {
+      throw new IllegalArgumentException(String.format(
+          "expectedInsertions=%d at fpp=%s needs %.4g bits, past the limit of %d bits (%d words of a long[])",
+          n, p, exact, MAX_BITS, MAX_WORDS));
+    }
+    long bits = (long) Math.ceil(exact);
+    return Math.max(64, (bits + 63) & ~63L);
+  }
+
+  /** k for n and p, rounded as the class comment says. */
+  static int optimalHashFunctions(long n, double p) {
+    double k = optimalBitsExact(n, p) / n * LN2;
+    return (int) Math.max(1, Math.min(MAX_HASH_FUNCTIONS, Math.round(k)));
+  }
+
+  /** Checks a shape from any source; the message names the bad value and the limit. */
+  static void checkShape(long bits, int hashFunctions) {
+    if (bits < 1 || bits > MAX_BITS) {
+      throw new IllegalArgumentException("bit count must be in [1, " + MAX_BITS + "], was " + bits);
+    }
+    if (hashFunctions < 1 || hashFunctions > MAX_HASH_FUNCTIONS) {
+      throw new IllegalArgumentException(
+          "hash function count must be in [1, " + MAX_HASH_FUNCTIONS + "], was " + hashFunctions);
+    }
+  }
+
+  static int wordsFor(long bits) {
+    return (int) ((bits + 63) >>> 6);
+  }
+
+  /** (1 - e^(-k n / m))^k: the expected FPR after n distinct insertions. */
+  static double expectedFpp(long bits, int k, double n) {
+    return Math.pow(-Math.expm1(-k * n / bits), k);
+  }
+
+  /** Swamidass and Baldi (2007): n ~ -(m/k) ln(1 - X/m) for X set bits; saturates at Long.MAX_VALUE. */
+  static long estimateElements(long bits, int k, long setBits) {
+    if (setBits >= bits) {
+      return Long.MAX_VALUE;
+    }
+    double n = -((double) bits / k) * Math.log1p(-(double) setBits / bits);
+    return n >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(n);
+  }
+}
