@@ -313,6 +313,11 @@ public final class BloomFilter<T> {
     return Sizing.estimateElements(bitSize, hashFunctions, setBits());
   }
 
+  /** The words of the current table, for tests that inspect where bits landed. */
+  long[] currentWords() {
+    return tableVolatile().words;
+  }
+
   private long setBits() {
     return AtomicWords.bitCountAcquire(tableVolatile().words);
   }

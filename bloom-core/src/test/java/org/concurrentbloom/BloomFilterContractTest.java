@@ -1,0 +1,163 @@
+package org.concurrentbloom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every filter layout must share. Each layout subclasses this with its factory, so a new
+ * layout (or backend) passes the same suite before it ships.
+ */
+abstract class BloomFilterContractTest {
+
+  /** Creates an empty filter of the layout under test. */
+  protected abstract <T> BloomFilter<T> create(Funnel<? super T> funnel, long expectedInsertions, double fpp);
+
+  private BloomFilter<CharSequence> strings(long n, double p) {
+    return create(Funnels.stringFunnel(), n, p);
+  }
+
+  @Test
+  void addedItemsAreFoundAndAddReportsWhetherBitsChanged() {
+    BloomFilter<CharSequence> f = strings(1_000, 0.01);
+    assertThat(f.mightContain("alice@example.com")).isFalse();
+    assertThat(f.add("alice@example.com")).isTrue();
+    assertThat(f.add("alice@example.com")).isFalse();
+    assertThat(f.mightContain("alice@example.com")).isTrue();
+    assertThat(f.count()).isEqualTo(1);
+  }
+
+  @Test
+  void noFalseNegativesAtFullLoad() {
+    BloomFilter<Long> f = create(Funnels.longFunnel(), 50_000, 0.01);
+    for (long i = 0; i < 50_000; i++) {
+      f.add(i * 7919);
+    }
+    for (long i = 0; i < 50_000; i++) {
+      assertThat(f.mightContain(i * 7919)).as("key %d", i * 7919).isTrue();
+    }
+  }
+
+  @Test
+  void countFillRatioAndEstimatesFollowTheFormulas() {
+    BloomFilter<Integer> f = create(Funnels.integerFunnel(), 20_000, 0.01);
+    assertThat(f.fillRatio()).isZero();
+    assertThat(f.approximateElementCount()).isZero();
+    int added = (int) IntStream.range(0, 20_000).filter(i -> f.add(i)).count();
+    assertThat(f.count()).isEqualTo(added);
+    // A few adds may return false (their bits were already set: a false positive), never many.
+    assertThat(added).isGreaterThan(20_000 - 20_000 / 50);
+    double expectedFill = -Math.expm1(-(double) f.hashFunctions() * added / f.bitSize());
+    assertThat(f.fillRatio()).isCloseTo(expectedFill, within(0.01));
+    double k = f.hashFunctions();
+    double expectedFpp = Math.pow(1 - Math.exp(-k * f.count() / f.bitSize()), k);
+    assertThat(f.estimatedFpp()).isCloseTo(expectedFpp, within(1e-12));
+    assertThat((double) f.approximateElementCount()).isCloseTo(20_000, within(20_000 * 0.03));
+  }
+
+  @Test
+  void clearRemovesEverythingAndResetsCount() {
+    BloomFilter<CharSequence> f = strings(100, 0.01);
+    f.add("x");
+    f.clear();
+    assertThat(f.mightContain("x")).isFalse();
+    assertThat(f.count()).isZero();
+    assertThat(f.fillRatio()).isZero();
+    assertThat(f.add("x")).isTrue();
+  }
+
+  @Test
+  void mergeIsUnionAndSumsCounts() {
+    BloomFilter<CharSequence> a = strings(1_000, 0.01);
+    BloomFilter<CharSequence> b = strings(1_000, 0.01);
+    for (int i = 0; i < 300; i++) {
+      a.add("a" + i);
+      b.add("b" + i);
+    }
+    assertThat(a.isCompatible(b)).isTrue();
+    a.merge(b);
+    for (int i = 0; i < 300; i++) {
+      assertThat(a.mightContain("a" + i)).isTrue();
+      assertThat(a.mightContain("b" + i)).isTrue();
+    }
+    assertThat(a.count()).isEqualTo(600);
+    assertThat(b.mightContain("a0") && b.mightContain("a1") && b.mightContain("a2")).isFalse();
+    a.merge(a);
+    assertThat(a.count()).isEqualTo(600);
+  }
+
+  @Test
+  void mergeOfIncompatibleFiltersNamesBothShapes() {
+    BloomFilter<CharSequence> a = strings(1_000, 0.01);
+    BloomFilter<CharSequence> b = strings(2_000, 0.01);
+    a.add("kept");
+    assertThat(a.isCompatible(b)).isFalse();
+    assertThatThrownBy(() -> a.merge(b))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bits=" + a.bitSize())
+        .hasMessageContaining("bits=" + b.bitSize());
+    assertThat(a.mightContain("kept")).isTrue();
+  }
+
+  @Test
+  void copyIsIndependent() {
+    BloomFilter<CharSequence> original = strings(1_000, 0.01);
+    original.add("shared");
+    BloomFilter<CharSequence> copy = original.copy();
+    copy.add("only-in-copy");
+    original.add("only-in-original");
+    assertThat(copy.mightContain("shared")).isTrue();
+    assertThat(original.mightContain("only-in-copy")).isFalse();
+    assertThat(copy.mightContain("only-in-original")).isFalse();
+    assertThat(copy.count()).isEqualTo(2);
+    assertThat(original.count()).isEqualTo(2);
+  }
+
+  @Test
+  void writeThenReadAnswersIdentically() throws IOException {
+    BloomFilter<CharSequence> f = strings(5_000, 0.02);
+    for (int i = 0; i < 5_000; i++) {
+      f.add("user" + i + "@example.com");
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    BloomFilter<CharSequence> loaded = BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()),
+        Funnels.stringFunnel());
+    assertThat(loaded.bitSize()).isEqualTo(f.bitSize());
+    assertThat(loaded.hashFunctions()).isEqualTo(f.hashFunctions());
+    assertThat(loaded.count()).isEqualTo(f.count());
+    assertThat(loaded.expectedInsertions()).isEqualTo(5_000);
+    assertThat(loaded.fpp()).isEqualTo(0.02);
+    for (int i = 0; i < 20_000; i++) {
+      String key = "user" + i + "@example.com";
+      assertThat(loaded.mightContain(key)).isEqualTo(f.mightContain(key));
+    }
+  }
+
+  @Test
+  void rejectsBadSizingArgumentsNamingTheValue() {
+    assertThatThrownBy(() -> strings(0, 0.01)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expectedInsertions").hasMessageContaining("was 0");
+    assertThatThrownBy(() -> strings(-5, 0.01)).hasMessageContaining("was -5");
+    for (double p : new double[] {0.0, 1.0, -0.1, 1.5, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> strings(100, p)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("fpp").hasMessageContaining("was " + p);
+    }
+    assertThatThrownBy(() -> strings(Long.MAX_VALUE / 2, 0.01)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expectedInsertions=" + Long.MAX_VALUE / 2)
+        .hasMessageContaining("limit of " + Sizing.MAX_BITS);
+  }
+
+  @Test
+  void nullItemsAreRejected() {
+    BloomFilter<CharSequence> f = strings(10, 0.01);
+    assertThatThrownBy(() -> f.add(null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> f.mightContain(null)).isInstanceOf(NullPointerException.class);
+  }
+}

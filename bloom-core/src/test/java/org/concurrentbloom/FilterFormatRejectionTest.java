@@ -1,0 +1,141 @@
+package org.concurrentbloom;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+
+/** Each way a file can be wrong gets an IOException that says what is wrong. */
+class FilterFormatRejectionTest {
+
+  private static byte[] valid() throws IOException {
+    return FilterFormatGoldenTest.bytesOf(FilterFormatGoldenTest.goldenFilter());
+  }
+
+  private static BloomFilter<CharSequence> load(byte[] bytes) throws IOException {
+    return BloomFilter.readFrom(new ByteArrayInputStream(bytes), Funnels.stringFunnel());
+  }
+
+  /** Rewrites the CRC so that a test reaches the check after it. */
+  static byte[] withFixedCrc(byte[] bytes) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, bytes.length - 4);
+    ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
+    return bytes;
+  }
+
+  @Test
+  void wrongMagic() throws IOException {
+    byte[] b = valid();
+    b[0] = 'X';
+    assertThatThrownBy(() -> load(b)).isInstanceOf(IOException.class).hasMessageContaining("magic");
+  }
+
+  @Test
+  void unknownVersionTypeStrategyOrFlags() throws IOException {
+    byte[] v = valid();
+    v[4] = 2;
+    assertThatThrownBy(() -> load(v)).isInstanceOf(IOException.class).hasMessageContaining("version 2");
+    byte[] t = valid();
+    t[5] = 9;
+    assertThatThrownBy(() -> load(t)).isInstanceOf(IOException.class).hasMessageContaining("filter type 9");
+    byte[] s = valid();
+    s[6] = 7;
+    assertThatThrownBy(() -> load(s)).isInstanceOf(IOException.class).hasMessageContaining("hash strategy 7");
+    byte[] f = valid();
+    f[7] = 1;
+    assertThatThrownBy(() -> load(f)).isInstanceOf(IOException.class).hasMessageContaining("flags");
+  }
+
+  @Test
+  void truncatedAnywhere() throws IOException {
+    byte[] b = valid();
+    for (int len = 0; len < b.length; len++) {
+      byte[] cut = Arrays.copyOf(b, len);
+      assertThatThrownBy(() -> load(cut)).as("length %d", len).isInstanceOf(IOException.class)
+          .hasMessageContaining("truncated");
+    }
+  }
+
+  @Test
+  void anyFlippedBitIsCaught() throws IOException {
+    byte[] b = valid();
+    for (int bit = 0; bit < b.length * 8; bit++) {
+      byte[] flipped = b.clone();
+      flipped[bit / 8] ^= (byte) (1 << (bit % 8));
+      assertThatThrownBy(() -> load(flipped)).as("bit %d", bit).isInstanceOf(IOException.class);
+    }
+  }
+
+  @Test
+  void flippedPayloadBitIsACheckumMismatch() throws IOException {
+    byte[] b = valid();
+    b[55] ^= 0x10;
+    assertThatThrownBy(() -> load(b)).isInstanceOf(IOException.class).hasMessageContaining("checksum mismatch");
+  }
+
+  @Test
+  void sizesThatDoNotMatch() throws IOException {
+    byte[] b = valid();
+    ByteBuffer.wrap(b).putLong(44, 16); // payload length for m = 64 must be 8
+    assertThatThrownBy(() -> load(withFixedCrc(b))).isInstanceOf(IOException.class)
+        .hasMessageContaining("payload length 16");
+    byte[] k = valid();
+    ByteBuffer.wrap(k).putInt(16, 0);
+    assertThatThrownBy(() -> load(withFixedCrc(k))).isInstanceOf(IOException.class)
+        .hasMessageContaining("hash function count").hasMessageContaining("was 0");
+    byte[] p = valid();
+    ByteBuffer.wrap(p).putDouble(28, Double.NaN);
+    assertThatThrownBy(() -> load(withFixedCrc(p))).isInstanceOf(IOException.class).hasMessageContaining("fpp");
+    byte[] c = valid();
+    ByteBuffer.wrap(c).putLong(36, -1);
+    assertThatThrownBy(() -> load(withFixedCrc(c))).isInstanceOf(IOException.class).hasMessageContaining("count");
+  }
+
+  @Test
+  void bitsPastMAreRejected() throws IOException {
+    byte[] b = valid();
+    ByteBuffer.wrap(b).putLong(8, 60); // m = 60: one word still, but the golden word has bits >= 60 clear?
+    ByteBuffer.wrap(b).putLong(52, -1L); // set all 64 bits, including 60..63
+    assertThatThrownBy(() -> load(withFixedCrc(b))).isInstanceOf(IOException.class)
+        .hasMessageContaining("bits past m=60");
+  }
+
+  /** A header claiming 2^37 bits followed by a few bytes must fail without allocating 16 GiB. */
+  @Test
+  void hostileSizesFailBeforeAllocating() throws IOException {
+    byte[] b = valid();
+    ByteBuffer.wrap(b).putLong(8, Sizing.MAX_BITS).putLong(44, Sizing.MAX_BITS / 8);
+    long before = usedHeap();
+    assertThatThrownBy(() -> load(b)).isInstanceOf(IOException.class).hasMessageContaining("truncated");
+    // The surefire heap is 2 GiB, so reaching here proves no 16 GiB array was made; check it stayed small.
+    org.assertj.core.api.Assertions.assertThat(usedHeap() - before).isLessThan(64L << 20);
+
+    byte[] terabytes = valid();
+    ByteBuffer.wrap(terabytes).putLong(8, 8L << 40).putLong(44, 1L << 40);
+    assertThatThrownBy(() -> load(terabytes)).isInstanceOf(IOException.class)
+        .hasMessageContaining("bit count must be in [1, " + Sizing.MAX_BITS + "], was " + (8L << 40));
+  }
+
+  @Test
+  void readsExactlyOneFilterFromAStream() throws IOException {
+    byte[] one = valid();
+    byte[] two = new byte[one.length * 2];
+    System.arraycopy(one, 0, two, 0, one.length);
+    System.arraycopy(one, 0, two, one.length, one.length);
+    InputStream in = new ByteArrayInputStream(two);
+    BloomFilter.readFrom(in, Funnels.stringFunnel());
+    BloomFilter.readFrom(in, Funnels.stringFunnel());
+    org.assertj.core.api.Assertions.assertThat(in.read()).isEqualTo(-1);
+  }
+
+  private static long usedHeap() {
+    Runtime r = Runtime.getRuntime();
+    return r.totalMemory() - r.freeMemory();
+  }
+}

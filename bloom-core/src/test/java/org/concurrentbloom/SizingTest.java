@@ -1,0 +1,56 @@
+package org.concurrentbloom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SizingTest {
+
+  @ParameterizedTest
+  @CsvSource({
+    // n, p, m* = -n ln p / ln2^2 (computed independently), k = round(-log2 p)
+    "1000000, 0.01, 9585058.377, 7",
+    "1000000, 0.001, 14377587.566, 10",
+    "10000, 0.1, 47925.291, 3",
+    "1, 0.5, 1.4427, 1",
+  })
+  void standardSizingFollowsTheOptimum(long n, double p, double exactBits, int k) {
+    long m = Sizing.optimalBits(n, p);
+    assertThat(m % 64).isZero();
+    assertThat(m).isBetween((long) Math.ceil(exactBits), (long) Math.ceil(exactBits) + 63).isGreaterThanOrEqualTo(64);
+    assertThat(Sizing.optimalHashFunctions(n, p)).isEqualTo(k);
+  }
+
+  @Test
+  void bitSizeIsWithinOnePercentOfTheOptimumForRealisticSizes() {
+    for (long n : new long[] {10_000, 1_000_000, 10_000_000}) {
+      for (double p : new double[] {0.1, 0.01, 0.001}) {
+        double exact = Sizing.optimalBitsExact(n, p);
+        assertThat(Sizing.optimalBits(n, p) / exact).isBetween(1.0, 1.01);
+      }
+    }
+  }
+
+  @Test
+  void elementEstimateInvertsTheFillFormula() {
+    long m = 1 << 20;
+    int k = 7;
+    long n = 50_000;
+    long setBits = Math.round(-Math.expm1(-(double) k * n / m) * m);
+    assertThat(Sizing.estimateElements(m, k, setBits)).isBetween(n - 50, n + 50);
+    assertThat(Sizing.estimateElements(m, k, 0)).isZero();
+    assertThat(Sizing.estimateElements(m, k, m)).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  void reduceIsTheUnsignedHighProduct() {
+    long m = (1L << 33) + 12345;
+    for (long h : new long[] {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x9E3779B97F4A7C15L}) {
+      java.math.BigInteger expected = new java.math.BigInteger(Long.toUnsignedString(h))
+          .multiply(java.math.BigInteger.valueOf(m)).shiftRight(64);
+      assertThat(Probes.reduce(h, m)).isEqualTo(expected.longValueExact());
+    }
+  }
+}
