@@ -31,8 +31,8 @@ import java.util.Objects;
  * </ul>
  *
  * <h2>Hashing</h2>
- * XXH3-128 of the funnel's bytes, then k probes by enhanced double hashing; see {@code Probes} and
- * docs/HASHING.md for the exact derivation.
+ * MurmurHash3 x64 128 of the funnel's bytes, then k probes by enhanced double hashing; see
+ * {@code Probes} and docs/HASHING.md for the exact derivation. Hashing allocates nothing.
  *
  * @param <T> the type of item
  */
@@ -104,8 +104,8 @@ public final class BloomFilter<T> {
     long h2;
     try {
       sink.hash(item, funnel);
-      h1 = sink.hashLow;
-      h2 = sink.hashHigh;
+      h1 = sink.h1;
+      h2 = sink.h2;
     } finally {
       sink.release();
     }
@@ -119,8 +119,8 @@ public final class BloomFilter<T> {
     long h2;
     try {
       sink.hash(item, funnel);
-      h1 = sink.hashLow;
-      h2 = sink.hashHigh;
+      h1 = sink.h1;
+      h2 = sink.h2;
     } finally {
       sink.release();
     }
@@ -330,7 +330,7 @@ public final class BloomFilter<T> {
    */
   public void writeTo(OutputStream out) throws IOException {
     BitTable t = tableVolatile();
-    FilterFormat.write(out, new FilterFormat.Header(FilterFormat.TYPE_STANDARD, Probes.STRATEGY_XXH3_128_EDH,
+    FilterFormat.write(out, new FilterFormat.Header(FilterFormat.TYPE_STANDARD, Probes.STRATEGY_MURMUR3_128_EDH,
         bitSize, hashFunctions, expectedInsertions, fpp, t.count()), t.words);
   }
 
@@ -359,7 +359,7 @@ public final class BloomFilter<T> {
 
   String shape() {
     return "BloomFilter[bits=" + bitSize + ", hashFunctions=" + hashFunctions + ", strategy="
-        + Probes.STRATEGY_XXH3_128_EDH + "]";
+        + Probes.STRATEGY_MURMUR3_128_EDH + "]";
   }
 
   @Override

@@ -16,7 +16,7 @@ import java.util.zip.CRC32C;
  *  0      4    magic "CBLM" (0x43 0x42 0x4C 0x4D)
  *  4      1    format version (1)
  *  5      1    filter type (1 = standard)
- *  6      1    hash strategy (1 = XXH3-128 + enhanced double hashing, see Probes)
+ *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes)
  *  7      1    flags, reserved: 0
  *  8      8    m, bits
  * 16      4    k, hash functions
@@ -136,9 +136,9 @@ final class FilterFormat {
       throw new IOException("unknown filter type " + type + "; known types: " + TYPE_STANDARD + " (standard)");
     }
     int strategy = b.get() & 0xFF;
-    if (strategy != Probes.STRATEGY_XXH3_128_EDH) {
+    if (strategy != Probes.STRATEGY_MURMUR3_128_EDH) {
       throw new IOException("unknown hash strategy " + strategy + "; known strategies: "
-          + Probes.STRATEGY_XXH3_128_EDH + " (XXH3-128, enhanced double hashing)");
+          + Probes.STRATEGY_MURMUR3_128_EDH + " (MurmurHash3 x64 128, enhanced double hashing)");
     }
     int flags = b.get() & 0xFF;
     if (flags != 0) {

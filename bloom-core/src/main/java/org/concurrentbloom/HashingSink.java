@@ -1,15 +1,13 @@
 package org.concurrentbloom;
 
-import com.dynatrace.hash4j.hashing.HashValue128;
-import com.dynatrace.hash4j.hashing.Hasher128;
-import com.dynatrace.hash4j.hashing.Hashing;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * Collects the bytes a funnel writes and hashes them with XXH3-128 (seed 0).
+ * Collects the bytes a funnel writes and hashes them with MurmurHash3 x64 128 (seed 0, see {@link Murmur3}).
  *
  * <p>Thread use: one instance per thread, handed out by {@link #acquire()}. Buffers are reused so that
  * funnelling a String or a long allocates nothing once the thread's buffer has grown to fit. A funnel
@@ -17,7 +15,6 @@ import java.util.Objects;
  * in use.
  */
 final class HashingSink implements Sink {
-  private static final Hasher128 XXH3_128 = Hashing.xxh3_128();
   private static final VarHandle SHORT_LE =
       MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INT_LE =
@@ -34,10 +31,10 @@ final class HashingSink implements Sink {
   private int length;
   private boolean inUse;
 
-  /** Low 64 bits of the last hash (XXH128_hash_t.low64). */
-  long hashLow;
-  /** High 64 bits of the last hash (XXH128_hash_t.high64). */
-  long hashHigh;
+  /** First half of the last hash: output bytes 0..7, little-endian. */
+  long h1;
+  /** Second half of the last hash: output bytes 8..15, little-endian. */
+  long h2;
 
   private HashingSink() {}
 
@@ -52,12 +49,10 @@ final class HashingSink implements Sink {
     return sink;
   }
 
-  /** Funnels {@code item}, hashes the bytes, and leaves the result in {@link #hashLow}/{@link #hashHigh}. */
+  /** Funnels {@code item}, hashes the bytes, and leaves the result in {@link #h1} and {@link #h2}. */
   <T> void hash(T item, Funnel<? super T> funnel) {
     funnel.funnel(item, this);
-    HashValue128 h = XXH3_128.hashBytesTo128Bits(buffer, 0, length);
-    hashLow = h.getLeastSignificantBits();
-    hashHigh = h.getMostSignificantBits();
+    Murmur3.hash128(buffer, length, this);
   }
 
   void release() {
@@ -74,7 +69,7 @@ final class HashingSink implements Sink {
     }
     if (needed > buffer.length) {
       int grown = Math.max(needed, buffer.length * 2);
-      buffer = java.util.Arrays.copyOf(buffer, grown < 0 ? Integer.MAX_VALUE - 8 : grown);
+      buffer = Arrays.copyOf(buffer, grown < 0 ? Integer.MAX_VALUE - 8 : grown);
     }
   }
 

@@ -4,8 +4,8 @@ package org.concurrentbloom;
  * Hash strategy 1: where an item's k bits are. Documented for other languages in docs/HASHING.md.
  *
  * <pre>
- *   (lo, hi) = XXH3-128(funnel bytes, seed 0)            -- XXH128_hash_t.low64 / .high64
- *   x = floor(lo * m / 2^64),  y = floor(hi * m / 2^64)    -- unsigned "fast range" (Lemire 2019)
+ *   (h1, h2) = MurmurHash3_x64_128(funnel bytes, seed 0)  -- output bytes 0..7 and 8..15, little-endian
+ *   x = floor(h1 * m / 2^64),  y = floor(h2 * m / 2^64)    -- unsigned "fast range" (Lemire 2019)
  *   for i = 1..k:  probe bit x;  x = (x + y) mod m;  y = (y + i) mod m
  * </pre>
  *
@@ -18,7 +18,7 @@ package org.concurrentbloom;
  */
 final class Probes {
   /** The id stored in files. */
-  static final int STRATEGY_XXH3_128_EDH = 1;
+  static final int STRATEGY_MURMUR3_128_EDH = 1;
 
   private Probes() {}
 

@@ -2,8 +2,7 @@ package org.concurrentbloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.dynatrace.hash4j.hashing.HashValue128;
-import com.dynatrace.hash4j.hashing.Hashing;
+import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -13,27 +12,44 @@ import org.junit.jupiter.api.Test;
 
 class HashingSinkTest {
 
-  private static long[] hashOf(byte[] bytes) {
-    HashValue128 h = Hashing.xxh3_128().hashBytesTo128Bits(bytes);
-    return new long[] {h.getLeastSignificantBits(), h.getMostSignificantBits()};
+  /** Guava's MurmurHash3 x64 128 (seed 0): h1 and h2 are its output bytes 0..7 and 8..15, little-endian. */
+  static long[] hashOf(byte[] bytes) {
+    ByteBuffer out = ByteBuffer.wrap(Hashing.murmur3_128().hashBytes(bytes).asBytes()).order(ByteOrder.LITTLE_ENDIAN);
+    return new long[] {out.getLong(), out.getLong()};
   }
 
   private static <T> long[] sinkHash(T item, Funnel<? super T> funnel) {
     HashingSink sink = HashingSink.acquire();
     try {
       sink.hash(item, funnel);
-      return new long[] {sink.hashLow, sink.hashHigh};
+      return new long[] {sink.h1, sink.h2};
     } finally {
       sink.release();
     }
   }
 
   @Test
-  void emptyInputMatchesThePublishedXxh3Vector() {
-    // XXH3_128bits("") with seed 0 = 0x99aa06d3014798d8_6001c324468d497f (xxHash reference test vector).
-    long[] h = sinkHash(new byte[0], Funnels.byteArrayFunnel());
-    assertThat(h[0]).isEqualTo(0x6001c324468d497fL);
-    assertThat(h[1]).isEqualTo(0x99aa06d3014798d8L);
+  void emptyInputHashesToZero() {
+    // MurmurHash3 x64 128 with seed 0 maps the empty input to 0: every mixing step starts from zero.
+    assertThat(sinkHash(new byte[0], Funnels.byteArrayFunnel())).containsExactly(0L, 0L);
+  }
+
+  /** Every length from 0 to 100 exercises every tail size and several 16-byte blocks. */
+  @Property(tries = 1000)
+  void murmur3MatchesGuavaForAnyBytes(@ForAll @net.jqwik.api.constraints.Size(max = 100) byte[] bytes) {
+    assertThat(sinkHash(bytes, Funnels.byteArrayFunnel())).isEqualTo(hashOf(bytes));
+  }
+
+  @Test
+  void murmur3MatchesGuavaForEveryTailLength() {
+    byte[] bytes = new byte[64];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) (i * 37 + 200);
+    }
+    for (int len = 0; len <= bytes.length; len++) {
+      byte[] prefix = java.util.Arrays.copyOf(bytes, len);
+      assertThat(sinkHash(prefix, Funnels.byteArrayFunnel())).as("length %d", len).isEqualTo(hashOf(prefix));
+    }
   }
 
   @Property(tries = 500)
