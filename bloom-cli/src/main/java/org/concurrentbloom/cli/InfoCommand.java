@@ -1,0 +1,90 @@
+package org.concurrentbloom.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.concurrentbloom.BloomFilter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code bloom info}: prints a filter file's shape, sizing targets, fill and size, one field a line. */
+@Command(
+    name = "info",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Describe a filter file.",
+        "",
+        "Prints one \"field: value\" line each for the filter's type, bits (m), hash functions (k), "
+            + "count (adds that set a new bit), the expected insertions and target fpp it was sized "
+            + "for, fill ratio (fraction of bits set), estimated fpp at its count, approximate number "
+            + "of distinct keys (from the bits set), file size, and in-memory size of its bit array."})
+final class InfoCommand implements Callable<Integer> {
+  private static final String FORMAT = "%-23s %s%n";
+
+  @ParentCommand
+  private BloomCli parent;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to describe.")
+  private Path file;
+
+  @Override
+  public Integer call() throws CliException {
+    BloomFilter<CharSequence> filter = FilterFiles.load(file);
+    long fileSize;
+    String type;
+    try {
+      fileSize = Files.size(file);
+      type = describeType(file);
+    } catch (IOException e) {
+      throw new CliException("cannot read " + file + ": " + ErrorReporter.reason(e), e);
+    }
+    double fill = filter.fillRatio();
+    long setBits = Math.round(fill * filter.bitSize());
+    long approx = filter.approximateElementCount();
+
+    PrintWriter out = parent.streams().out();
+    field(out, "file:", file.toString());
+    field(out, "type:", type);
+    field(out, "bits (m):", Long.toString(filter.bitSize()));
+    field(out, "hash functions (k):", Integer.toString(filter.hashFunctions()));
+    field(out, "count:", Long.toString(filter.count()));
+    field(out, "expected insertions:", Long.toString(filter.expectedInsertions()));
+    field(out, "target fpp:", Double.toString(filter.fpp()));
+    field(out, "fill ratio:", Fmt.ratio(fill) + " (" + setBits + " of " + filter.bitSize() + " bits set)");
+    double estimated = filter.estimatedFpp();
+    field(out, "estimated fpp:", Fmt.probability(estimated) + " (" + Fmt.percent(estimated) + " at count "
+        + filter.count() + ")");
+    field(out, "approx. element count:",
+        approx == Long.MAX_VALUE ? "unknown (every bit is set)" : Long.toString(approx));
+    field(out, "file size:", Fmt.bytes(fileSize));
+    field(out, "memory (bit array):", Fmt.bytes(FilterFiles.memoryBytes(filter)));
+    return 0;
+  }
+
+  private static void field(PrintWriter out, String name, String value) {
+    out.printf(FORMAT, name, value);
+  }
+
+  /**
+   * The format version, filter type and hash strategy from the file's first bytes (docs/FORMAT.md:
+   * magic at 0, version at 4, type at 5, strategy at 6). Called after the file loaded, so they are
+   * values the library accepts. The strategy is shown as its number: the library does not publish names.
+   */
+  private static String describeType(Path file) throws IOException {
+    byte[] head = new byte[8];
+    try (InputStream in = Files.newInputStream(file)) {
+      if (in.readNBytes(head, 0, head.length) < head.length) {
+        throw new IOException("file is shorter than a filter header");
+      }
+    }
+    int version = head[4] & 0xFF;
+    int type = head[5] & 0xFF;
+    int strategy = head[6] & 0xFF;
+    String typeName = type == 1 ? "standard Bloom filter" : "filter type " + type;
+    return typeName + " of strings (format version " + version + ", hash strategy " + strategy + ")";
+  }
+}
