@@ -48,23 +48,19 @@ public final class BloomFilter<T> {
   }
 
   private final Funnel<? super T> funnel;
-  private final long bitSize;
-  private final int hashFunctions;
+  private final Layout layout;
   private final long expectedInsertions;
   private final double fpp;
   @SuppressWarnings("unused") // accessed through TABLE
   private volatile BitTable table;
 
-  BloomFilter(Funnel<? super T> funnel, long bitSize, int hashFunctions, long expectedInsertions,
-      double fpp, BitTable table) {
-    Sizing.checkShape(bitSize, hashFunctions);
-    if (table.words.length != Sizing.wordsFor(bitSize)) {
+  BloomFilter(Funnel<? super T> funnel, Layout layout, long expectedInsertions, double fpp, BitTable table) {
+    if (table.words.length != Sizing.wordsFor(layout.bits)) {
       throw new IllegalArgumentException(
-          "bit array of " + table.words.length + " words does not fit " + bitSize + " bits");
+          "bit array of " + table.words.length + " words does not fit " + layout.bits + " bits");
     }
     this.funnel = Objects.requireNonNull(funnel, "funnel");
-    this.bitSize = bitSize;
-    this.hashFunctions = hashFunctions;
+    this.layout = layout;
     this.expectedInsertions = expectedInsertions;
     this.fpp = fpp;
     this.table = table;
@@ -78,18 +74,84 @@ public final class BloomFilter<T> {
    *     or the filter would need more than about 2^37 bits (the largest {@code long[]})
    */
   public static <T> BloomFilter<T> create(Funnel<? super T> funnel, long expectedInsertions, double fpp) {
-    Objects.requireNonNull(funnel, "funnel");
-    long bits = Sizing.optimalBits(expectedInsertions, fpp);
-    int k = Sizing.optimalHashFunctions(expectedInsertions, fpp);
-    return new BloomFilter<>(funnel, bits, k, expectedInsertions, fpp, BitTable.empty(Sizing.wordsFor(bits)));
+    return BloomFilter.<T>builder(funnel).expectedInsertions(expectedInsertions).fpp(fpp).build();
+  }
+
+  /**
+   * Starts a filter description: {@code BloomFilter.builder(funnel).expectedInsertions(n).fpp(p)
+   * .blocked().build()}.
+   */
+  public static <T> Builder<T> builder(Funnel<? super T> funnel) {
+    return new Builder<>(funnel);
+  }
+
+  /** Describes a filter before it is built. Not thread-safe; the filters it builds are. */
+  public static final class Builder<T> {
+    private final Funnel<? super T> funnel;
+    private long expectedInsertions = -1;
+    private double fpp = 0.01;
+    private boolean blocked;
+
+    private Builder(Funnel<? super T> funnel) {
+      this.funnel = Objects.requireNonNull(funnel, "funnel");
+    }
+
+    /** n, the number of distinct items the filter must hold at its target fpp. Required; at least 1. */
+    public Builder<T> expectedInsertions(long expectedInsertions) {
+      Sizing.checkExpectedInsertions(expectedInsertions);
+      this.expectedInsertions = expectedInsertions;
+      return this;
+    }
+
+    /** p, the false-positive probability at n items, in (0, 1). Defaults to 0.01. */
+    public Builder<T> fpp(double fpp) {
+      Sizing.checkFpp(fpp);
+      this.fpp = fpp;
+      return this;
+    }
+
+    /**
+     * Selects the cache-blocked layout: each item's bits lie in one 512-bit block, so a query costs one
+     * memory access instead of k. It needs a few percent more bits for the same fpp (it is sized from
+     * its own FPR model, not the standard formula); see docs/LAYOUTS.md.
+     */
+    public Builder<T> blocked() {
+      this.blocked = true;
+      return this;
+    }
+
+    /**
+     * Builds an empty filter.
+     *
+     * @throws IllegalStateException if {@link #expectedInsertions} was not set
+     * @throws IllegalArgumentException if the filter would exceed the largest {@code long[]}
+     */
+    public BloomFilter<T> build() {
+      if (expectedInsertions < 0) {
+        throw new IllegalStateException("expectedInsertions(n) must be set before build()");
+      }
+      Layout layout;
+      if (blocked) {
+        long[] shape = Sizing.blockedShape(expectedInsertions, fpp);
+        layout = new BlockedLayout(shape[0], (int) shape[1]);
+      } else {
+        layout = new StandardLayout(Sizing.optimalBits(expectedInsertions, fpp),
+            Sizing.optimalHashFunctions(expectedInsertions, fpp));
+      }
+      return new BloomFilter<>(funnel, layout, expectedInsertions, fpp, BitTable.empty(Sizing.wordsFor(layout.bits)));
+    }
   }
 
   /** A filter of exactly {@code bits} bits and {@code k} hash functions, for tests that need a shape. */
   static <T> BloomFilter<T> withShape(Funnel<? super T> funnel, long bits, int k) {
-    Sizing.checkShape(bits, k);
-    double fpp = Sizing.expectedFpp(bits, k, Math.max(1.0, bits * Math.log(2) / k));
-    long n = Math.max(1, Math.round(bits * Math.log(2) / k));
-    return new BloomFilter<>(funnel, bits, k, n, fpp, BitTable.empty(Sizing.wordsFor(bits)));
+    return withLayout(funnel, new StandardLayout(bits, k));
+  }
+
+  /** A filter with exactly this layout, for tests; n and p are derived from the shape. */
+  static <T> BloomFilter<T> withLayout(Funnel<? super T> funnel, Layout layout) {
+    long n = Math.max(1, Math.round(layout.bits * Math.log(2) / layout.hashFunctions));
+    double fpp = Math.min(0.5, Math.max(Double.MIN_VALUE, layout.expectedFpp(n)));
+    return new BloomFilter<>(funnel, layout, n, fpp, BitTable.empty(Sizing.wordsFor(layout.bits)));
   }
 
   // ---------------------------------------------------------------- add and query
@@ -131,7 +193,7 @@ public final class BloomFilter<T> {
     boolean changed = false;
     BitTable t = tableVolatile();
     for (;;) {
-      changed |= setBits(t.words, h1, h2);
+      changed |= layout.set(t.words, h1, h2);
       Transition next = t.nextVolatile();
       if (next == null) {
         break;
@@ -147,7 +209,7 @@ public final class BloomFilter<T> {
   private boolean mightContainHashed(long h1, long h2) {
     BitTable t = tableVolatile();
     for (;;) {
-      if (!testBits(t.words, h1, h2)) {
+      if (!layout.test(t.words, h1, h2)) {
         return false;
       }
       Transition next = t.nextVolatile();
@@ -155,37 +217,6 @@ public final class BloomFilter<T> {
         return true;
       }
       t = help(next);
-    }
-  }
-
-  private boolean setBits(long[] words, long h1, long h2) {
-    long m = bitSize;
-    long x = Probes.reduce(h1, m);
-    long y = Probes.reduce(h2, m);
-    boolean changed = false;
-    for (int i = 1; ; i++) {
-      changed |= AtomicWords.setBitCas(words, x);
-      if (i == hashFunctions) {
-        return changed;
-      }
-      x = Probes.nextIndex(x, y, m);
-      y = Probes.nextStep(y, i, m);
-    }
-  }
-
-  private boolean testBits(long[] words, long h1, long h2) {
-    long m = bitSize;
-    long x = Probes.reduce(h1, m);
-    long y = Probes.reduce(h2, m);
-    for (int i = 1; ; i++) {
-      if (!AtomicWords.testBitAcquire(words, x)) {
-        return false;
-      }
-      if (i == hashFunctions) {
-        return true;
-      }
-      x = Probes.nextIndex(x, y, m);
-      y = Probes.nextStep(y, i, m);
     }
   }
 
@@ -236,8 +267,8 @@ public final class BloomFilter<T> {
   public void merge(BloomFilter<T> other) {
     Objects.requireNonNull(other, "other");
     if (!isCompatible(other)) {
-      throw new IllegalArgumentException("cannot merge " + other.shape() + " into " + shape()
-          + ": bit count and hash function count must be equal");
+      throw new IllegalArgumentException("cannot merge " + other.layout.shape() + " into " + layout.shape()
+          + ": layout, bit count and hash function count must be equal");
     }
     if (other == this) {
       return;
@@ -247,10 +278,10 @@ public final class BloomFilter<T> {
     replaceTable(current -> Transition.toUnion(current, source.words, otherCount));
   }
 
-  /** True iff {@code other} has the same bit count, hash function count and hash strategy. */
+  /** True iff {@code other} has the same layout, bit count, hash function count and hash strategy. */
   public boolean isCompatible(BloomFilter<T> other) {
     Objects.requireNonNull(other, "other");
-    return bitSize == other.bitSize && hashFunctions == other.hashFunctions;
+    return layout.sameShape(other.layout);
   }
 
   /** An independent filter with the same shape and every add that finished before this call. */
@@ -258,19 +289,19 @@ public final class BloomFilter<T> {
     BitTable t = tableVolatile();
     long count = t.count();
     BitTable snapshot = new BitTable(AtomicWords.copyAcquire(t.words), new java.util.concurrent.atomic.LongAdder(), count);
-    return new BloomFilter<>(funnel, bitSize, hashFunctions, expectedInsertions, fpp, snapshot);
+    return new BloomFilter<>(funnel, layout, expectedInsertions, fpp, snapshot);
   }
 
   // ---------------------------------------------------------------- statistics
 
   /** m, the number of bits. */
   public long bitSize() {
-    return bitSize;
+    return layout.bits;
   }
 
   /** k, the number of bits set or tested per item. */
   public int hashFunctions() {
-    return hashFunctions;
+    return layout.hashFunctions;
   }
 
   /** The n this filter was sized for. */
@@ -293,15 +324,16 @@ public final class BloomFilter<T> {
 
   /** The fraction of bits set, in [0, 1]. Scans the whole array: O(m/64). */
   public double fillRatio() {
-    return (double) setBits() / bitSize;
+    return (double) setBits() / layout.bits;
   }
 
   /**
-   * An estimate of the current false-positive probability, (1 - e^(-k·count/m))^k. It assumes
-   * {@link #count()} distinct items; after a merge of overlapping filters it is pessimistic.
+   * An estimate of the current false-positive probability from {@link #count()}: (1 - e^(-k·count/m))^k
+   * for the standard layout, the Poisson block model for the blocked one. It assumes {@code count()}
+   * distinct items; after a merge of overlapping filters it is pessimistic.
    */
   public double estimatedFpp() {
-    return Sizing.expectedFpp(bitSize, hashFunctions, count());
+    return layout.expectedFpp(count());
   }
 
   /**
@@ -310,7 +342,7 @@ public final class BloomFilter<T> {
    * merges and loads. Returns {@code Long.MAX_VALUE} when every bit is set. Scans the array: O(m/64).
    */
   public long approximateElementCount() {
-    return Sizing.estimateElements(bitSize, hashFunctions, setBits());
+    return Sizing.estimateElements(layout.bits, layout.hashFunctions, setBits());
   }
 
   /** The words of the current table, for tests that inspect where bits landed. */
@@ -330,8 +362,8 @@ public final class BloomFilter<T> {
    */
   public void writeTo(OutputStream out) throws IOException {
     BitTable t = tableVolatile();
-    FilterFormat.write(out, new FilterFormat.Header(FilterFormat.TYPE_STANDARD, Probes.STRATEGY_MURMUR3_128_EDH,
-        bitSize, hashFunctions, expectedInsertions, fpp, t.count()), t.words);
+    FilterFormat.write(out, new FilterFormat.Header(layout.type(), layout.strategy(), layout.bits,
+        layout.hashFunctions, expectedInsertions, fpp, t.count()), t.words);
   }
 
   /**
@@ -347,24 +379,21 @@ public final class BloomFilter<T> {
     Objects.requireNonNull(funnel, "funnel");
     FilterFormat.Loaded loaded = FilterFormat.read(in);
     FilterFormat.Header h = loaded.header();
-    if (h.type() != FilterFormat.TYPE_STANDARD) {
-      throw new IOException("filter type " + h.type() + " is not a standard BloomFilter (type "
-          + FilterFormat.TYPE_STANDARD + ")");
-    }
     BitTable t = new BitTable(loaded.words(), new java.util.concurrent.atomic.LongAdder(), h.count());
-    return new BloomFilter<>(funnel, h.bits(), h.hashFunctions(), h.expectedInsertions(), h.fpp(), t);
+    return new BloomFilter<>(funnel, loaded.layout(), h.expectedInsertions(), h.fpp(), t);
   }
 
   // ---------------------------------------------------------------- object methods
 
-  String shape() {
-    return "BloomFilter[bits=" + bitSize + ", hashFunctions=" + hashFunctions + ", strategy="
-        + Probes.STRATEGY_MURMUR3_128_EDH + "]";
+  /** "standard" or "blocked": the layout this filter was built with. */
+  public String layoutName() {
+    return layout.name();
   }
 
   @Override
   public String toString() {
-    return "BloomFilter[bits=" + bitSize + ", hashFunctions=" + hashFunctions + ", expectedInsertions="
+    return "BloomFilter[layout=" + layout.name() + ", bits=" + layout.bits + ", hashFunctions="
+        + layout.hashFunctions + ", expectedInsertions="
         + expectedInsertions + ", fpp=" + fpp + ", count=" + count() + ", funnel=" + funnel + "]";
   }
 }

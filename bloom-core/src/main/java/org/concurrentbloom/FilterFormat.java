@@ -15,8 +15,9 @@ import java.util.zip.CRC32C;
  * offset size  field (big-endian)
  *  0      4    magic "CBLM" (0x43 0x42 0x4C 0x4D)
  *  4      1    format version (1)
- *  5      1    filter type (1 = standard)
- *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes)
+ *  5      1    filter type (1 = standard, 2 = blocked)
+ *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes, for type 1;
+ *              2 = MurmurHash3 x64 128 + 512-bit block, see BlockedLayout, for type 2)
  *  7      1    flags, reserved: 0
  *  8      8    m, bits
  * 16      4    k, hash functions
@@ -35,7 +36,6 @@ import java.util.zip.CRC32C;
 final class FilterFormat {
   static final int MAGIC = 0x43424C4D; // "CBLM"
   static final int VERSION = 1;
-  static final int TYPE_STANDARD = 1;
   static final int HEADER_BYTES = 52;
   static final int TRAILER_BYTES = 4;
   /** The first read of the payload allocates at most this many words (512 KiB). */
@@ -48,8 +48,8 @@ final class FilterFormat {
   record Header(int type, int strategy, long bits, int hashFunctions, long expectedInsertions, double fpp,
       long count) {}
 
-  /** A header and the words it describes, checked against each other and against the checksum. */
-  record Loaded(Header header, long[] words) {}
+  /** A header, its layout and the words it describes, checked against each other and the checksum. */
+  record Loaded(Header header, Layout layout, long[] words) {}
 
   static void write(OutputStream out, Header h, long[] words) throws IOException {
     CRC32C crc = new CRC32C();
@@ -87,6 +87,12 @@ final class FilterFormat {
     readFully(in, headerBytes, 0, HEADER_BYTES, "header");
     crc.update(headerBytes);
     Header h = parseHeader(ByteBuffer.wrap(headerBytes));
+    Layout layout;
+    try {
+      layout = Layout.of(h.type(), h.bits(), h.hashFunctions());
+    } catch (IllegalArgumentException e) {
+      throw new IOException("invalid header: " + e.getMessage(), e);
+    }
 
     int wordCount = Sizing.wordsFor(h.bits());
     long[] words = new long[Math.min(wordCount, FIRST_ALLOCATION_WORDS)];
@@ -118,7 +124,7 @@ final class FilterFormat {
     if (tailBits != 0 && (words[wordCount - 1] >>> tailBits) != 0) {
       throw new IOException("bits past m=" + h.bits() + " are set in the last word: not a valid filter");
     }
-    return new Loaded(h, words);
+    return new Loaded(h, layout, words);
   }
 
   private static Header parseHeader(ByteBuffer b) throws IOException {
@@ -132,13 +138,19 @@ final class FilterFormat {
       throw new IOException("unsupported format version " + version + "; this library reads version " + VERSION);
     }
     int type = b.get() & 0xFF;
-    if (type != TYPE_STANDARD) {
-      throw new IOException("unknown filter type " + type + "; known types: " + TYPE_STANDARD + " (standard)");
+    int expectedStrategy;
+    if (type == StandardLayout.TYPE) {
+      expectedStrategy = Probes.STRATEGY_MURMUR3_128_EDH;
+    } else if (type == BlockedLayout.TYPE) {
+      expectedStrategy = BlockedLayout.STRATEGY;
+    } else {
+      throw new IOException("unknown filter type " + type + "; known types: " + StandardLayout.TYPE
+          + " (standard), " + BlockedLayout.TYPE + " (blocked)");
     }
     int strategy = b.get() & 0xFF;
-    if (strategy != Probes.STRATEGY_MURMUR3_128_EDH) {
-      throw new IOException("unknown hash strategy " + strategy + "; known strategies: "
-          + Probes.STRATEGY_MURMUR3_128_EDH + " (MurmurHash3 x64 128, enhanced double hashing)");
+    if (strategy != expectedStrategy) {
+      throw new IOException("unknown hash strategy " + strategy + " for filter type " + type
+          + "; that type uses strategy " + expectedStrategy);
     }
     int flags = b.get() & 0xFF;
     if (flags != 0) {

@@ -79,6 +79,107 @@ final class Sizing {
     return Math.pow(-Math.expm1(-k * n / bits), k);
   }
 
+  // ------------------------------------------------------------------ blocked layout
+
+  /** Hash function counts tried when sizing a blocked filter. */
+  static final int MAX_BLOCKED_HASH_FUNCTIONS = 64;
+
+  /**
+   * The expected FPR of a blocked filter with {@code blocks} 512-bit blocks and k probes per item after
+   * n insertions (Putze, Sanders and Singler 2007): a block receives i items with Poisson probability
+   * for lambda = n / blocks, and then answers a foreign probe falsely with (1 - (1 - 1/512)^(k i))^k.
+   */
+  static double blockedFpp(long blocks, int k, double n) {
+    double lambda = n / blocks;
+    if (lambda == 0) {
+      return 0;
+    }
+    // The Poisson mass lies within 12 standard deviations of lambda (terms beyond are below e^-70),
+    // so sum only there: the cost stays O(sqrt(lambda)) however overloaded the filter.
+    double spread = 12 * Math.sqrt(lambda) + 24;
+    long first = (long) Math.max(0, Math.floor(lambda - spread));
+    long last = (long) Math.ceil(lambda + spread);
+    double logLambda = Math.log(lambda);
+    double logMiss = Math.log1p(-1.0 / BlockedLayout.BLOCK_BITS) * k; // ln((1 - 1/512)^k)
+    if (logMiss * first < -40) {
+      return 1.0; // even the emptiest likely block has all but e^-40 of its bits set
+    }
+    double logPoisson = first * logLambda - lambda - logFactorial(first);
+    double sum = 0;
+    for (long i = first; i <= last; i++) {
+      if (i > first) {
+        logPoisson += logLambda - Math.log(i);
+      }
+      if (logPoisson > -70) {
+        double perItem = -Math.expm1(logMiss * i); // 1 - (1 - 1/512)^(k i)
+        sum += Math.exp(logPoisson + k * Math.log(perItem));
+      }
+    }
+    return Math.min(1.0, sum);
+  }
+
+  /** ln(x!): exact below 16, Stirling's series with three correction terms above (error below 1e-12). */
+  static double logFactorial(long x) {
+    if (x < 16) {
+      double sum = 0;
+      for (long i = 2; i <= x; i++) {
+        sum += Math.log(i);
+      }
+      return sum;
+    }
+    double d = x;
+    return d * Math.log(d) - d + 0.5 * Math.log(2 * Math.PI * d) + 1 / (12 * d) - 1 / (360 * d * d * d)
+        + 1 / (1260 * d * d * d * d * d);
+  }
+
+  /** The k that minimises the blocked FPR for this many blocks and items, and that FPR. */
+  private static double[] bestBlockedK(long blocks, long n) {
+    int bestK = 1;
+    double best = blockedFpp(blocks, 1, n);
+    for (int k = 2; k <= MAX_BLOCKED_HASH_FUNCTIONS; k++) {
+      double fpp = blockedFpp(blocks, k, n);
+      if (fpp < best) {
+        best = fpp;
+        bestK = k;
+      } else if (k > bestK + 2) {
+        break; // the FPR is unimodal in k: past the minimum it only grows
+      }
+    }
+    return new double[] {bestK, best};
+  }
+
+  /**
+   * The smallest blocked shape {bits, k} whose model FPR at n items is at most p: a binary search over
+   * the block count, each step with its best k.
+   */
+  static long[] blockedShape(long n, double p) {
+    checkExpectedInsertions(n);
+    checkFpp(p);
+    long maxBlocks = MAX_BITS / BlockedLayout.BLOCK_BITS;
+    if (bestBlockedK(maxBlocks, n)[1] > p) {
+      throw new IllegalArgumentException(String.format(
+          "expectedInsertions=%d at fpp=%s needs a blocked filter past the limit of %d bits (%d words of a long[])",
+          n, p, MAX_BITS, MAX_WORDS));
+    }
+    long lo = 1; // invariant: every count below lo fails, hi succeeds
+    long hi = maxBlocks;
+    long start = Math.max(1, Math.min(maxBlocks, (long) (optimalBitsExact(n, p) / BlockedLayout.BLOCK_BITS)));
+    if (bestBlockedK(start, n)[1] <= p) {
+      hi = start; // the blocked filter never needs fewer bits than the standard one
+    } else {
+      lo = start + 1;
+    }
+    while (lo < hi) {
+      long mid = lo + (hi - lo) / 2;
+      if (bestBlockedK(mid, n)[1] <= p) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return new long[] {hi * BlockedLayout.BLOCK_BITS, (long) bestBlockedK(hi, n)[0]};
+  }
+
   /** Swamidass and Baldi (2007): n ~ -(m/k) ln(1 - X/m) for X set bits; saturates at Long.MAX_VALUE. */
   static long estimateElements(long bits, int k, long setBits) {
     if (setBits >= bits) {

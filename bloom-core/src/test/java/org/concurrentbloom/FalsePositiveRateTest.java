@@ -25,10 +25,16 @@ class FalsePositiveRateTest {
     return "visitor" + i + "@example.org"; // disjoint from insertedKey by its domain
   }
 
-  @ParameterizedTest(name = "n={0}, p={1}")
-  @CsvSource({"10000, 0.1", "10000, 0.01", "10000, 0.001", "1000000, 0.1", "1000000, 0.01", "1000000, 0.001"})
-  void measuredFalsePositiveRateMeetsTheTarget(int n, double p) {
-    BloomFilter<CharSequence> f = BloomFilter.create(Funnels.stringFunnel(), n, p);
+  @ParameterizedTest(name = "{0}: n={1}, p={2}")
+  @CsvSource({
+    "standard, 10000, 0.1", "standard, 10000, 0.01", "standard, 10000, 0.001",
+    "standard, 1000000, 0.1", "standard, 1000000, 0.01", "standard, 1000000, 0.001",
+    "blocked, 10000, 0.1", "blocked, 10000, 0.01", "blocked, 10000, 0.001",
+    "blocked, 1000000, 0.1", "blocked, 1000000, 0.01", "blocked, 1000000, 0.001"})
+  void measuredFalsePositiveRateMeetsTheTarget(String layout, int n, double p) {
+    BloomFilter.Builder<CharSequence> builder = BloomFilter.<CharSequence>builder(Funnels.stringFunnel())
+        .expectedInsertions(n).fpp(p);
+    BloomFilter<CharSequence> f = layout.equals("blocked") ? builder.blocked().build() : builder.build();
     for (int i = 0; i < n; i++) {
       f.add(insertedKey(i));
     }

@@ -45,6 +45,33 @@ class SizingTest {
   }
 
   @Test
+  void standardEstimatedFppIsTheClassicFormula() {
+    BloomFilter<Integer> f = BloomFilter.create(Funnels.integerFunnel(), 1000, 0.01);
+    for (int i = 0; i < 700; i++) {
+      f.add(i);
+    }
+    double k = f.hashFunctions();
+    double expected = Math.pow(1 - Math.exp(-k * f.count() / f.bitSize()), k);
+    assertThat(f.estimatedFpp()).isCloseTo(expected, org.assertj.core.api.Assertions.within(1e-15));
+  }
+
+  @Test
+  void logFactorialIsAccurateOnBothSidesOfTheSwitch() {
+    double exact = 0;
+    for (int x = 1; x <= 200; x++) {
+      exact += Math.log(x);
+      assertThat(Sizing.logFactorial(x)).as("ln %d!", x).isCloseTo(exact, org.assertj.core.api.Assertions.within(1e-9 * exact));
+    }
+  }
+
+  @Test
+  void blockedSizingOfAHugeRequestFailsWithTheLimit() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Sizing.blockedShape(Long.MAX_VALUE / 2, 0.01))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit of " + Sizing.MAX_BITS);
+    assertThat(Sizing.blockedFpp(1, 7, 1e18)).isEqualTo(1.0);
+  }
+
+  @Test
   void reduceIsTheUnsignedHighProduct() {
     long m = (1L << 33) + 12345;
     for (long h : new long[] {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x9E3779B97F4A7C15L}) {

@@ -1,0 +1,59 @@
+package org.concurrentbloom;
+
+/**
+ * Where an item's k bits live in the bit array, given its two 64-bit hashes. One subclass per filter
+ * type; instances are immutable, so any thread may call any method.
+ *
+ * <p>{@link #set} must only ever turn bits on, with {@link AtomicWords}' compare-and-exchange;
+ * {@link #test} must read with acquire semantics (the seal check in {@code BloomFilter} relies on it).
+ */
+abstract sealed class Layout permits StandardLayout, BlockedLayout {
+  final long bits;
+  final int hashFunctions;
+
+  Layout(long bits, int hashFunctions) {
+    Sizing.checkShape(bits, hashFunctions);
+    this.bits = bits;
+    this.hashFunctions = hashFunctions;
+  }
+
+  /** The filter type id stored in files (docs/FORMAT.md). */
+  abstract int type();
+
+  /** The hash strategy id stored in files (docs/HASHING.md). */
+  abstract int strategy();
+
+  /** A short name for messages: "standard" or "blocked". */
+  abstract String name();
+
+  /** Turns on the item's bits; true iff at least one was off. */
+  abstract boolean set(long[] words, long h1, long h2);
+
+  /** True iff all of the item's bits are on. */
+  abstract boolean test(long[] words, long h1, long h2);
+
+  /** The expected false-positive rate after {@code n} distinct insertions. */
+  abstract double expectedFpp(double n);
+
+  /** Same type, bit count and hash function count: the bits of one filter mean the same in the other. */
+  final boolean sameShape(Layout other) {
+    return type() == other.type() && strategy() == other.strategy() && bits == other.bits
+        && hashFunctions == other.hashFunctions;
+  }
+
+  final String shape() {
+    return "BloomFilter[layout=" + name() + ", bits=" + bits + ", hashFunctions=" + hashFunctions + "]";
+  }
+
+  /** The layout for a type id read from a file. */
+  static Layout of(int type, long bits, int hashFunctions) {
+    switch (type) {
+      case StandardLayout.TYPE:
+        return new StandardLayout(bits, hashFunctions);
+      case BlockedLayout.TYPE:
+        return new BlockedLayout(bits, hashFunctions);
+      default:
+        throw new IllegalArgumentException("unknown filter type " + type);
+    }
+  }
+}
