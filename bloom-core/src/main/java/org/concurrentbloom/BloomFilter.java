@@ -91,6 +91,7 @@ public final class BloomFilter<T> {
     private long expectedInsertions = -1;
     private double fpp = 0.01;
     private boolean blocked;
+    private boolean guavaCompatible;
 
     private Builder(Funnel<? super T> funnel) {
       this.funnel = Objects.requireNonNull(funnel, "funnel");
@@ -121,6 +122,16 @@ public final class BloomFilter<T> {
     }
 
     /**
+     * Selects Guava's layout and sizing, so that {@link GuavaInterop#writeTo} can write the filter for
+     * Guava's {@code BloomFilter.readFrom}. Slower than the default layout (a division per probe); use it
+     * only where Guava must read the filter. Cannot be combined with {@link #blocked()}.
+     */
+    public Builder<T> guavaCompatible() {
+      this.guavaCompatible = true;
+      return this;
+    }
+
+    /**
      * Builds an empty filter.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
@@ -130,8 +141,14 @@ public final class BloomFilter<T> {
       if (expectedInsertions < 0) {
         throw new IllegalStateException("expectedInsertions(n) must be set before build()");
       }
+      if (blocked && guavaCompatible) {
+        throw new IllegalStateException("blocked() and guavaCompatible() cannot be combined");
+      }
       Layout layout;
-      if (blocked) {
+      if (guavaCompatible) {
+        long[] shape = Sizing.guavaShape(expectedInsertions, fpp);
+        layout = new GuavaLayout(shape[0], (int) shape[1]);
+      } else if (blocked) {
         long[] shape = Sizing.blockedShape(expectedInsertions, fpp);
         layout = new BlockedLayout(shape[0], (int) shape[1]);
       } else {
@@ -345,6 +362,17 @@ public final class BloomFilter<T> {
     return Sizing.estimateElements(layout.bits, layout.hashFunctions, setBits());
   }
 
+  /** A filter over words read from a stream: the caller hands over {@code words}. */
+  static <T> BloomFilter<T> loaded(Funnel<? super T> funnel, Layout layout, long n, double fpp, long[] words,
+      long count) {
+    return new BloomFilter<>(funnel, layout, n, fpp,
+        new BitTable(words, new java.util.concurrent.atomic.LongAdder(), count));
+  }
+
+  Layout layout() {
+    return layout;
+  }
+
   /** The words of the current table, for tests that inspect where bits landed. */
   long[] currentWords() {
     return tableVolatile().words;
@@ -385,7 +413,7 @@ public final class BloomFilter<T> {
 
   // ---------------------------------------------------------------- object methods
 
-  /** "standard" or "blocked": the layout this filter was built with. */
+  /** "standard", "blocked" or "guava": the layout this filter was built with. */
   public String layoutName() {
     return layout.name();
   }

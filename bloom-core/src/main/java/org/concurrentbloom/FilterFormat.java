@@ -15,9 +15,10 @@ import java.util.zip.CRC32C;
  * offset size  field (big-endian)
  *  0      4    magic "CBLM" (0x43 0x42 0x4C 0x4D)
  *  4      1    format version (1)
- *  5      1    filter type (1 = standard, 2 = blocked)
+ *  5      1    filter type (1 = standard, 2 = blocked, 3 = Guava-compatible)
  *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes, for type 1;
- *              2 = MurmurHash3 x64 128 + 512-bit block, see BlockedLayout, for type 2)
+ *              2 = MurmurHash3 x64 128 + 512-bit block, see BlockedLayout, for type 2;
+ *              3 = Guava's MURMUR128_MITZ_64, see GuavaLayout, for type 3)
  *  7      1    flags, reserved: 0
  *  8      8    m, bits
  * 16      4    k, hash functions
@@ -68,15 +69,7 @@ final class FilterFormat {
     crc.update(header.array(), 0, HEADER_BYTES);
     out.write(header.array(), 0, HEADER_BYTES);
 
-    ByteBuffer chunk = ByteBuffer.allocate(IO_BUFFER_BYTES);
-    for (int w = 0; w < words.length; w++) {
-      chunk.putLong(AtomicWords.getAcquire(words, w));
-      if (!chunk.hasRemaining() || w == words.length - 1) {
-        crc.update(chunk.array(), 0, chunk.position());
-        out.write(chunk.array(), 0, chunk.position());
-        chunk.clear();
-      }
-    }
+    writeWords(out, words, crc);
     ByteBuffer trailer = ByteBuffer.allocate(TRAILER_BYTES).putInt((int) crc.getValue());
     out.write(trailer.array());
   }
@@ -95,22 +88,7 @@ final class FilterFormat {
     }
 
     int wordCount = Sizing.wordsFor(h.bits());
-    long[] words = new long[Math.min(wordCount, FIRST_ALLOCATION_WORDS)];
-    byte[] buffer = new byte[IO_BUFFER_BYTES];
-    ByteBuffer view = ByteBuffer.wrap(buffer);
-    int w = 0;
-    while (w < wordCount) {
-      int n = Math.min(wordCount - w, IO_BUFFER_BYTES / 8);
-      readFully(in, buffer, 0, n * 8, "payload word " + w + " of " + wordCount);
-      crc.update(buffer, 0, n * 8);
-      if (w + n > words.length) {
-        words = Arrays.copyOf(words, (int) Math.min(wordCount, Math.max(w + n, 2L * words.length)));
-      }
-      view.clear();
-      for (int i = 0; i < n; i++) {
-        words[w++] = view.getLong();
-      }
-    }
+    long[] words = readWords(in, wordCount, crc);
 
     byte[] trailer = new byte[TRAILER_BYTES];
     readFully(in, trailer, 0, TRAILER_BYTES, "CRC32C trailer");
@@ -125,6 +103,47 @@ final class FilterFormat {
       throw new IOException("bits past m=" + h.bits() + " are set in the last word: not a valid filter");
     }
     return new Loaded(h, layout, words);
+  }
+
+  /**
+   * Reads {@code wordCount} big-endian words, updating {@code crc} (if not null) with their bytes. The
+   * array grows by doubling as bytes arrive, so a stream shorter than it claims allocates little.
+   */
+  static long[] readWords(InputStream in, int wordCount, CRC32C crc) throws IOException {
+    long[] words = new long[Math.min(wordCount, FIRST_ALLOCATION_WORDS)];
+    byte[] buffer = new byte[IO_BUFFER_BYTES];
+    ByteBuffer view = ByteBuffer.wrap(buffer);
+    int w = 0;
+    while (w < wordCount) {
+      int n = Math.min(wordCount - w, IO_BUFFER_BYTES / 8);
+      readFully(in, buffer, 0, n * 8, "payload word " + w + " of " + wordCount);
+      if (crc != null) {
+        crc.update(buffer, 0, n * 8);
+      }
+      if (w + n > words.length) {
+        words = Arrays.copyOf(words, (int) Math.min(wordCount, Math.max(w + n, 2L * words.length)));
+      }
+      view.clear();
+      for (int i = 0; i < n; i++) {
+        words[w++] = view.getLong();
+      }
+    }
+    return words;
+  }
+
+  /** Writes the words big-endian, each read with acquire semantics, updating {@code crc} if not null. */
+  static void writeWords(OutputStream out, long[] words, CRC32C crc) throws IOException {
+    ByteBuffer chunk = ByteBuffer.allocate(IO_BUFFER_BYTES);
+    for (int w = 0; w < words.length; w++) {
+      chunk.putLong(AtomicWords.getAcquire(words, w));
+      if (!chunk.hasRemaining() || w == words.length - 1) {
+        if (crc != null) {
+          crc.update(chunk.array(), 0, chunk.position());
+        }
+        out.write(chunk.array(), 0, chunk.position());
+        chunk.clear();
+      }
+    }
   }
 
   private static Header parseHeader(ByteBuffer b) throws IOException {
@@ -143,9 +162,11 @@ final class FilterFormat {
       expectedStrategy = Probes.STRATEGY_MURMUR3_128_EDH;
     } else if (type == BlockedLayout.TYPE) {
       expectedStrategy = BlockedLayout.STRATEGY;
+    } else if (type == GuavaLayout.TYPE) {
+      expectedStrategy = GuavaLayout.STRATEGY;
     } else {
       throw new IOException("unknown filter type " + type + "; known types: " + StandardLayout.TYPE
-          + " (standard), " + BlockedLayout.TYPE + " (blocked)");
+          + " (standard), " + BlockedLayout.TYPE + " (blocked), " + GuavaLayout.TYPE + " (Guava-compatible)");
     }
     int strategy = b.get() & 0xFF;
     if (strategy != expectedStrategy) {
@@ -180,7 +201,7 @@ final class FilterFormat {
     return new Header(type, strategy, bits, k, n, p, count);
   }
 
-  private static void readFully(InputStream in, byte[] buf, int off, int len, String what) throws IOException {
+  static void readFully(InputStream in, byte[] buf, int off, int len, String what) throws IOException {
     int done = 0;
     while (done < len) {
       int r = in.read(buf, off + done, len - done);

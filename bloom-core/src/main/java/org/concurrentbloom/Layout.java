@@ -7,7 +7,7 @@ package org.concurrentbloom;
  * <p>{@link #set} must only ever turn bits on, with {@link AtomicWords}' compare-and-exchange;
  * {@link #test} must read with acquire semantics (the seal check in {@code BloomFilter} relies on it).
  */
-abstract sealed class Layout permits StandardLayout, BlockedLayout {
+abstract sealed class Layout permits StandardLayout, BlockedLayout, GuavaLayout {
   final long bits;
   final int hashFunctions;
 
@@ -23,7 +23,7 @@ abstract sealed class Layout permits StandardLayout, BlockedLayout {
   /** The hash strategy id stored in files (docs/HASHING.md). */
   abstract int strategy();
 
-  /** A short name for messages: "standard" or "blocked". */
+  /** A short name for messages: "standard", "blocked" or "guava". */
   abstract String name();
 
   /** Turns on the item's bits; true iff at least one was off. */
@@ -52,6 +52,8 @@ abstract sealed class Layout permits StandardLayout, BlockedLayout {
         return new StandardLayout(bits, hashFunctions);
       case BlockedLayout.TYPE:
         return new BlockedLayout(bits, hashFunctions);
+      case GuavaLayout.TYPE:
+        return new GuavaLayout(bits, hashFunctions);
       default:
         throw new IllegalArgumentException("unknown filter type " + type);
     }

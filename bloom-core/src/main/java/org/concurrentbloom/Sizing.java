@@ -180,6 +180,24 @@ final class Sizing {
     return new long[] {hi * BlockedLayout.BLOCK_BITS, (long) bestBlockedK(hi, n)[0]};
   }
 
+  /**
+   * Guava's sizing, so that a Guava-compatible filter matches what Guava's {@code BloomFilter.create}
+   * builds for the same n and p: m = floor(-n ln p / (ln 2)^2) rounded up to whole words,
+   * k = max(1, round(floor(m) / n ln 2)). Returns {bits, k}.
+   */
+  static long[] guavaShape(long n, double p) {
+    checkExpectedInsertions(n);
+    checkFpp(p);
+    double exact = optimalBitsExact(n, p);
+    if (!(exact <= MAX_BITS - 63)) {
+      throw new IllegalArgumentException(String.format(
+          "expectedInsertions=%d at fpp=%s needs %.4g bits, past the limit of %d bits", n, p, exact, MAX_BITS));
+    }
+    long floorBits = Math.max(1, (long) exact);
+    int k = (int) Math.max(1, Math.min(GuavaLayout.MAX_HASH_FUNCTIONS, Math.round((double) floorBits / n * LN2)));
+    return new long[] {(floorBits + 63) & ~63L, k};
+  }
+
   /** Swamidass and Baldi (2007): n ~ -(m/k) ln(1 - X/m) for X set bits; saturates at Long.MAX_VALUE. */
   static long estimateElements(long bits, int k, long setBits) {
     if (setBits >= bits) {
