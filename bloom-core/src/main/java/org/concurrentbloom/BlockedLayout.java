@@ -86,6 +86,13 @@ final class BlockedLayout extends Layout {
     return (all & 1) != 0;
   }
 
+  /** The block's first and last words: both of its cache lines when it straddles two. */
+  @Override
+  long touch(long[] words, long h1, long h2) {
+    int base = baseWord(h1);
+    return words[base] + words[base + 7];
+  }
+
   @Override
   double expectedFpp(double n) {
     return Sizing.blockedFpp(blocks, hashFunctions, n);

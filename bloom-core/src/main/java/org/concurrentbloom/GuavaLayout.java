@@ -84,6 +84,17 @@ final class GuavaLayout extends Layout {
   }
 
   @Override
+  long touch(long[] words, long h1, long h2) {
+    long sum = 0;
+    long combined = h1;
+    for (int i = 0; i < hashFunctions; i++) {
+      sum += words[(int) (((combined & Long.MAX_VALUE) % bits) >>> 6)];
+      combined += h2;
+    }
+    return sum;
+  }
+
+  @Override
   double expectedFpp(double n) {
     return Sizing.expectedFpp(bits, hashFunctions, n);
   }

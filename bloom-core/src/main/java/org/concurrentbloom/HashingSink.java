@@ -45,12 +45,12 @@ final class HashingSink implements Sink {
       sink = new HashingSink();
     }
     sink.inUse = true;
-    sink.length = 0;
     return sink;
   }
 
   /** Funnels {@code item}, hashes the bytes, and leaves the result in {@link #h1} and {@link #h2}. */
   <T> void hash(T item, Funnel<? super T> funnel) {
+    length = 0;
     funnel.funnel(item, this);
     Murmur3.hash128(buffer, length, this);
   }

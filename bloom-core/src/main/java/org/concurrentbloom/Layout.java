@@ -32,6 +32,12 @@ abstract sealed class Layout permits StandardLayout, BlockedLayout, GuavaLayout 
   /** True iff all of the item's bits are on. */
   abstract boolean test(long[] words, long h1, long h2);
 
+  /**
+   * Reads (plainly) the words an item's {@link #set} or {@link #test} will read, and returns a value
+   * derived from them, so that batches can bring many items' lines into cache at once.
+   */
+  abstract long touch(long[] words, long h1, long h2);
+
   /** The expected false-positive rate after {@code n} distinct insertions. */
   abstract double expectedFpp(double n);
 

@@ -63,6 +63,22 @@ final class Murmur3 {
     out.h2 = h2;
   }
 
+  /*
+   * An 8-byte input (a long, little-endian) is one partial block whose k1 is the value itself. Unrolling
+   * the finalisation: with a = (mixK1(v) ^ 8) + 8, f1 = fmix64(a) and f2 = fmix64(a + 8), the hash is
+   * h1 = f1 + f2 and h2 = f1 + 2 f2. Callers compute both from these two halves without a buffer.
+   */
+
+  /** f1 of the hash of {@code value}'s 8 little-endian bytes: h1 = f1 + f2, h2 = f1 + 2 f2. */
+  static long longF1(long value) {
+    return fmix64((mixK1(value) ^ 8) + 8);
+  }
+
+  /** f2 of the hash of {@code value}'s 8 little-endian bytes: h1 = f1 + f2, h2 = f1 + 2 f2. */
+  static long longF2(long value) {
+    return fmix64((mixK1(value) ^ 8) + 16);
+  }
+
   private static long mixK1(long k1) {
     return Long.rotateLeft(k1 * C1, 31) * C2;
   }

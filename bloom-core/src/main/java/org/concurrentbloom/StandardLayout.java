@@ -83,6 +83,22 @@ final class StandardLayout extends Layout {
   }
 
   @Override
+  long touch(long[] words, long h1, long h2) {
+    long m = bits;
+    long x = Probes.reduce(h1, m);
+    long y = Probes.reduce(h2, m);
+    long sum = 0;
+    for (int i = 1; ; i++) {
+      sum += words[(int) (x >>> 6)];
+      if (i == hashFunctions) {
+        return sum;
+      }
+      x = Probes.nextIndex(x, y, m);
+      y = Probes.nextStep(y, i, m);
+    }
+  }
+
+  @Override
   double expectedFpp(double n) {
     return Sizing.expectedFpp(bits, hashFunctions, n);
   }

@@ -155,6 +155,57 @@ abstract class BloomFilterContractTest {
   }
 
   @Test
+  void batchesAnswerExactlyAsSingleOperations() {
+    BloomFilter<CharSequence> batched = strings(5_000, 0.01);
+    BloomFilter<CharSequence> single = strings(5_000, 0.01);
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      keys.add("key" + i);
+    }
+    int changed = batched.addAll(keys);
+    keys.forEach(single::add);
+    assertThat(changed).isEqualTo(single.count()).isEqualTo(batched.count());
+    assertThat(batched.currentWords()).isEqualTo(single.currentWords());
+    java.util.List<String> probes = new java.util.ArrayList<>(keys);
+    for (int i = 0; i < 20_000; i++) {
+      probes.add("probe" + i);
+    }
+    boolean[] answers = batched.mightContainAll(probes);
+    assertThat(answers).hasSize(probes.size());
+    for (int i = 0; i < probes.size(); i++) {
+      assertThat(answers[i]).as(probes.get(i)).isEqualTo(single.mightContain(probes.get(i)));
+    }
+    assertThat(batched.mightContainAll(java.util.List.of())).isEmpty();
+  }
+
+  @Test
+  void longBatchesMatchBoxedOperationsAndNeedTheLongFunnel() {
+    BloomFilter<Long> batched = create(Funnels.longFunnel(), 3_000, 0.01);
+    BloomFilter<Long> boxed = create(Funnels.longFunnel(), 3_000, 0.01);
+    // A lambda funnel writing the same bytes takes the generic (buffered) hashing path.
+    BloomFilter<Long> generic = create((Long v, Sink sink) -> sink.putLong(v), 3_000, 0.01);
+    long[] keys = new long[3_000];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = i * 0x9E3779B97F4A7C15L;
+      boxed.add(keys[i]);
+      generic.add(keys[i]);
+    }
+    assertThat(batched.addAll(keys)).isEqualTo(boxed.count());
+    assertThat(batched.currentWords()).isEqualTo(boxed.currentWords()).isEqualTo(generic.currentWords());
+    long[] probes = new long[10_000];
+    for (int i = 0; i < probes.length; i++) {
+      probes[i] = i < 3_000 ? keys[i] : -i;
+    }
+    boolean[] answers = batched.mightContainAll(probes);
+    for (int i = 0; i < probes.length; i++) {
+      assertThat(answers[i]).isEqualTo(generic.mightContain(probes[i]));
+    }
+    BloomFilter<CharSequence> strings = strings(10, 0.01);
+    assertThatThrownBy(() -> strings.addAll(new long[] {1})).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Funnels.longFunnel()");
+  }
+
+  @Test
   void nullItemsAreRejected() {
     BloomFilter<CharSequence> f = strings(10, 0.01);
     assertThatThrownBy(() -> f.add(null)).isInstanceOf(NullPointerException.class);
