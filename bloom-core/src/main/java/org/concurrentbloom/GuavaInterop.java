@@ -13,8 +13,8 @@ import java.util.Objects;
  * Guava filter did, and is as thread-safe as any other {@link BloomFilter}; Guava can read what
  * {@link #writeTo} writes.
  *
- * <p>Guava's layout: one byte strategy ordinal (1 = {@code MURMUR128_MITZ_64}, the only one Guava has
- * written since release 11), one unsigned byte k, a big-endian int word count, then the words as
+ * <p>Guava's layout: one byte strategy ordinal (1 = {@code MURMUR128_MITZ_64}, the strategy current Guava
+ * releases write), one unsigned byte k, a big-endian int word count, then the words as
  * big-endian longs. There is no magic, checksum, n or p, so a corrupt Guava file can only be caught
  * when its sizes are impossible or it ends early.
  */
