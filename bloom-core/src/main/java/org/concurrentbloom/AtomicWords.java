@@ -23,6 +23,11 @@ final class AtomicWords {
     return (long) WORD.getAcquire(words, w);
   }
 
+  /** Reads word {@code w} with volatile (sequentially consistent) semantics. */
+  static long getVolatile(long[] words, int w) {
+    return (long) WORD.getVolatile(words, w);
+  }
+
   /** Tests bit {@code bit} with an acquire read. */
   static boolean testBitAcquire(long[] words, long bit) {
     return (getAcquire(words, (int) (bit >>> 6)) & (1L << bit)) != 0;

@@ -366,15 +366,18 @@ public final class BloomFilter<T> {
   }
 
   private boolean addHashed(long h1, long h2) {
-    boolean changed = false;
     BitTable t = tableVolatile();
-    for (;;) {
+    for (Transition sealed; (sealed = t.nextVolatile()) != null; ) {
+      t = help(sealed); // sealed before this add touched it: the add belongs after that transition
+    }
+    boolean changed = layout.set(t.words, h1, h2);
+    // Sealed meanwhile. By a clear: this add is ordered just before it and stays cleared (a query may
+    // already have seen it here). By a merge: our bits may have missed the copy, so set them again in
+    // that merge's successor (not in whatever table is current: a later clear must still win).
+    for (Transition next; (next = t.nextVolatile()) != null && !next.isClear(); ) {
+      complete(next);
+      t = next.to;
       changed |= layout.set(t.words, h1, h2);
-      Transition next = t.nextVolatile();
-      if (next == null) {
-        break;
-      }
-      t = help(next); // t was sealed meanwhile: our bits may have missed the copy, so set them again
     }
     if (changed) {
       t.adds.increment();
@@ -402,10 +405,15 @@ public final class BloomFilter<T> {
     return (BitTable) TABLE.getVolatile(this);
   }
 
-  /** Finishes {@code t} (whoever started it) and returns the table that is current afterwards. */
-  private BitTable help(Transition t) {
+  /** Finishes {@code t} (whoever started it): its successor is complete and installed on return. */
+  private void complete(Transition t) {
     t.finishCopy();
     TABLE.compareAndSet(this, t.from, t.to);
+  }
+
+  /** Finishes {@code t} and returns the table that is current afterwards. */
+  private BitTable help(Transition t) {
+    complete(t);
     return tableVolatile();
   }
 

@@ -17,13 +17,19 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * this transition. (2) For a merge, the successor S is filled with T's words OR the other filter's
  * words, read <em>after</em> the seal. (3) Someone CASes the filter's table from T to S.
  * <ul>
- *   <li>An add sets its bits in T, then reads {@code T.next}. If null, the read came before the seal,
- *       so (all accesses being volatile or acquire) its bits were set before step 2 read them and are
- *       in S: the add is done. If sealed, it helps finish this transition and sets its bits again in S.
+ *   <li>An add first moves past any table that is already sealed (helping finish its transition):
+ *       an add that starts after a seal belongs after it. It then sets its bits in T and reads
+ *       {@code T.next}. If null, the read came before the seal, so (the accesses being volatile, or
+ *       acquire reads followed by a volatile read) its bits were set before step 2 read them and are in
+ *       S. If a clear sealed T, the add is ordered just before the clear and is cleared with it: it must
+ *       not set its bits again in S, because a query may already have seen the item in T and the clear
+ *       must then remove it. If a merge sealed T, the bits may have missed the copy, so the add sets
+ *       them again in that merge's own successor S (never in whatever table is current by then, which a
+ *       later clear may have emptied) and checks S the same way.
  *   <li>A query that finds a 0 bit answers false: T's bits only grow, so the item was absent when the
  *       query read the table reference. A query that finds all bits set trusts the answer only if T was
- *       still unsealed after the reads; otherwise the bits might come from an add that has not yet
- *       redone its work in S, so it helps and asks S.
+ *       still unsealed after the reads; otherwise the bits might come from an add that belongs after
+ *       the transition, so it helps and asks the table that is current then.
  * </ul>
  * Any thread can finish a transition by itself (the copy is split into chunks; copying a chunk twice
  * is harmless because the successor's words are only ever OR-ed into), so a stalled initiator never
@@ -49,6 +55,11 @@ final class Transition {
     this.mergeSource = mergeSource;
     this.chunkCount = mergeSource == null ? 0 : (from.words.length + CHUNK_WORDS - 1) / CHUNK_WORDS;
     this.chunkDone = mergeSource == null ? null : new AtomicIntegerArray(chunkCount);
+  }
+
+  /** True for a clear's transition (to an empty table), false for a merge's. */
+  boolean isClear() {
+    return mergeSource == null;
   }
 
   static Transition toEmpty(BitTable from) {
@@ -87,7 +98,9 @@ final class Transition {
     long[] dst = to.words;
     int end = Math.min(src.length, (c + 1) * CHUNK_WORDS);
     for (int w = c * CHUNK_WORDS; w < end; w++) {
-      long bits = AtomicWords.getAcquire(src, w) | AtomicWords.getAcquire(other, w);
+      // A volatile read: ordered after the seal in the synchronization order, it sees every bit an add
+      // set before that add found T unsealed (an acquire read would not be guaranteed to).
+      long bits = AtomicWords.getVolatile(src, w) | AtomicWords.getAcquire(other, w);
       if (bits != 0) {
         // OR, never a plain store: a late copier must not erase bits an add has already put in S.
         AtomicWords.orWordCas(dst, w, bits);
