@@ -38,13 +38,17 @@ final class CreateCommand implements Callable<Integer> {
       description = "The filter file to write.")
   private Path output;
 
+  @Option(names = "--blocked",
+      description = "Use the cache-blocked layout: one memory access per query, a few percent more bits.")
+  private boolean blocked;
+
   @Option(names = {"-i", "--input"}, paramLabel = "KEYS",
       description = "Keys to add, one per line: a file, or - for standard input.")
   private String input;
 
   @Override
   public Integer call() throws CliException {
-    BloomFilter<CharSequence> filter = FilterFiles.create(spec, expected, fpp);
+    BloomFilter<CharSequence> filter = FilterFiles.create(spec, expected, fpp, blocked);
     CliStreams io = parent.streams();
     long keys = input == null ? 0 : new KeyInput(io).forEach(input, filter::add);
     FilterFiles.save(output, filter);

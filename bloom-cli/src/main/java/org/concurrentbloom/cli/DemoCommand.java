@@ -49,6 +49,9 @@ final class DemoCommand implements Callable<Integer> {
       description = "Never-inserted addresses to probe (default: ${DEFAULT-VALUE}).")
   private long probes;
 
+  @Option(names = "--blocked", description = "Use the cache-blocked layout.")
+  private boolean blocked;
+
   @Option(names = "--seed", paramLabel = "S", defaultValue = "42",
       description = "Seed of the generated addresses (default: ${DEFAULT-VALUE}).")
   private long seed;
@@ -62,7 +65,7 @@ final class DemoCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "--keys and --probes must be at least 1, were " + keys + " and " + probes);
     }
-    BloomFilter<CharSequence> filter = FilterFiles.create(spec, keys, fpp);
+    BloomFilter<CharSequence> filter = FilterFiles.create(spec, keys, fpp, blocked);
     DemoKeys generator = new DemoKeys(seed);
     PrintWriter out = parent.streams().out();
     long start = System.nanoTime();

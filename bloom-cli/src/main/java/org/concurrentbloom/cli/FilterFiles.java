@@ -24,14 +24,16 @@ final class FilterFiles {
 
   /**
    * A new, empty filter of string keys sized for {@code expected} keys at false-positive probability
-   * {@code fpp}.
+   * {@code fpp}, in the blocked layout if {@code blocked}.
    *
    * @throws ParameterException (a usage error) if the library rejects the size; the message names the
    *     options and the library's reason, which names the bad value
    */
-  static BloomFilter<CharSequence> create(CommandSpec spec, long expected, double fpp) {
+  static BloomFilter<CharSequence> create(CommandSpec spec, long expected, double fpp, boolean blocked) {
     try {
-      return BloomFilter.create(Funnels.stringFunnel(), expected, fpp);
+      BloomFilter.Builder<CharSequence> builder =
+          BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(expected).fpp(fpp);
+      return blocked ? builder.blocked().build() : builder.build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(),
           "invalid --expected " + expected + " / --fpp " + fpp + ": " + e.getMessage(), e);

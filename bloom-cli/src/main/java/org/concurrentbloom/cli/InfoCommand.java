@@ -1,7 +1,6 @@
 package org.concurrentbloom.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,10 +34,8 @@ final class InfoCommand implements Callable<Integer> {
   public Integer call() throws CliException {
     BloomFilter<CharSequence> filter = FilterFiles.load(file);
     long fileSize;
-    String type;
     try {
       fileSize = Files.size(file);
-      type = describeType(file);
     } catch (IOException e) {
       throw new CliException("cannot read " + file + ": " + ErrorReporter.reason(e), e);
     }
@@ -48,7 +45,7 @@ final class InfoCommand implements Callable<Integer> {
 
     PrintWriter out = parent.streams().out();
     field(out, "file:", file.toString());
-    field(out, "type:", type);
+    field(out, "type:", describeType(filter));
     field(out, "bits (m):", Long.toString(filter.bitSize()));
     field(out, "hash functions (k):", Integer.toString(filter.hashFunctions()));
     field(out, "count:", Long.toString(filter.count()));
@@ -69,22 +66,16 @@ final class InfoCommand implements Callable<Integer> {
     out.printf(FORMAT, name, value);
   }
 
-  /**
-   * The format version, filter type and hash strategy from the file's first bytes (docs/FORMAT.md:
-   * magic at 0, version at 4, type at 5, strategy at 6). Called after the file loaded, so they are
-   * values the library accepts. The strategy is shown as its number: the library does not publish names.
-   */
-  private static String describeType(Path file) throws IOException {
-    byte[] head = new byte[8];
-    try (InputStream in = Files.newInputStream(file)) {
-      if (in.readNBytes(head, 0, head.length) < head.length) {
-        throw new IOException("file is shorter than a filter header");
-      }
+  private static String describeType(BloomFilter<?> filter) {
+    switch (filter.layoutName()) {
+      case "standard":
+        return "standard Bloom filter of strings";
+      case "blocked":
+        return "blocked Bloom filter of strings (512-bit blocks)";
+      case "guava":
+        return "Guava-compatible Bloom filter of strings";
+      default:
+        return filter.layoutName() + " Bloom filter of strings";
     }
-    int version = head[4] & 0xFF;
-    int type = head[5] & 0xFF;
-    int strategy = head[6] & 0xFF;
-    String typeName = type == 1 ? "standard Bloom filter" : "filter type " + type;
-    return typeName + " of strings (format version " + version + ", hash strategy " + strategy + ")";
   }
 }

@@ -47,6 +47,21 @@ class CreateAndQueryTest {
   }
 
   @Test
+  void blockedFiltersAreCreatedQueriedAndDescribed() throws IOException {
+    Path input = keysFile("keys.txt", keys("user", 500));
+    Path filter = dir.resolve("b.bloom");
+    assertThat(CliRunner.run("create", "--blocked", "-n", "1000", "-p", "0.01", "-o", filter.toString(),
+        "-i", input.toString()).exitCode()).isZero();
+    Result query = CliRunner.run("query", filter.toString(), "user7@example.com");
+    assertThat(query.outLines()).containsExactly("user7@example.com\tmaybe");
+    Result info = CliRunner.run("info", filter.toString());
+    assertThat(info.out()).contains("blocked Bloom filter of strings");
+    long bits = info.outLines().stream().filter(line -> line.startsWith("bits (m):"))
+        .map(line -> Long.parseLong(line.substring("bits (m):".length()).strip())).findFirst().orElseThrow();
+    assertThat(bits % 512).as("whole 512-bit blocks").isZero();
+  }
+
+  @Test
   void queryAnswersNoForMostNeverAddedKeysAndAbsentPrintsOnlyThose() throws IOException {
     List<String> inserted = keys("in", 500);
     List<String> others = keys("out", 500);
