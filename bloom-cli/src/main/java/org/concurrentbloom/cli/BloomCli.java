@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
         InfoCommand.class,
         MergeCommand.class,
         DemoCommand.class,
+        BenchCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit status: 0 on success, 1 if the command failed, 2 on a usage error."})
 public final class BloomCli implements Runnable {

@@ -1,0 +1,43 @@
+package org.concurrentbloom.benchmarks;
+
+/** The filters compared, as a JMH {@code @Param}. */
+public enum Impl {
+  /** bloom-core, {@code BloomFilter.create}: k probes anywhere in the bit array. */
+  OURS_STANDARD,
+  /** bloom-core, {@code builder(..).blocked()}: all k probes in one 512-bit block. */
+  OURS_BLOCKED,
+  /** Guava 33's BloomFilter. */
+  GUAVA,
+  /** Commons Collections 4.6's SimpleBloomFilter; not thread-safe, so single-threaded cases only. */
+  COMMONS;
+
+  /**
+   * This implementation, if it may be shared between threads. Guards the two-thread states against a
+   * command-line {@code -p impl=COMMONS}, which would otherwise measure a corrupting data race.
+   */
+  Impl requireThreadSafe() {
+    if (this == COMMONS) {
+      throw new IllegalArgumentException(
+          "COMMONS (SimpleBloomFilter) is not thread-safe: single-thread benchmarks only");
+    }
+    return this;
+  }
+
+  /** This implementation, if it is one of ours: only bloom-core has batch lookups. */
+  Impl requireOurs() {
+    if (this != OURS_STANDARD && this != OURS_BLOCKED) {
+      throw new IllegalArgumentException(this + " has no batch lookup: only OURS_STANDARD and OURS_BLOCKED do");
+    }
+    return this;
+  }
+
+  /** An empty filter of this implementation for n keys of {@code type} at false-positive rate fpp. */
+  FilterUnderTest create(KeyType type, long n, double fpp) {
+    return switch (this) {
+      case OURS_STANDARD -> new OursFilter(type, n, fpp, false);
+      case OURS_BLOCKED -> new OursFilter(type, n, fpp, true);
+      case GUAVA -> new GuavaFilter(type, n, fpp);
+      case COMMONS -> new CommonsFilter(n, fpp);
+    };
+  }
+}

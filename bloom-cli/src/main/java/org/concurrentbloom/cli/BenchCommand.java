@@ -1,0 +1,150 @@
+package org.concurrentbloom.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code bloom bench}: a short comparison with Guava and Commons Collections, about 30 seconds, by
+ * running a fixed subset of the JMH suite from {@code bloom-benchmarks/target/benchmarks.jar} in a
+ * child JVM and printing the report generator's ratio tables.
+ *
+ * <p>Why a child process rather than code in the CLI: the comparison needs Guava, Commons Collections
+ * and a harness that measures properly (forked JVM, warm-up, dead-code protection); bundling them would
+ * add about 4 MB of dependencies to a tool that needs none of them for its real work, and a home-made
+ * timing loop would give numbers that disagree with the published JMH ones. The benchmarks jar already
+ * has all of it, including the report generator, so this command stays a thin launcher with no new
+ * dependency.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Compare this library with Guava and Commons Collections in about 30 seconds.",
+        "",
+        "Runs a small, fixed subset of the JMH benchmark suite (mightContain and add of new keys, "
+            + "one thread, n = 1M e-mail-like String keys, p = 1%%; 1 warm-up and 1 measurement "
+            + "iteration of 1 s) from the benchmarks jar in a separate JVM, then prints a Markdown "
+            + "table per operation with ns/op and the ratio to Guava (above 1.00x is faster). The "
+            + "numbers are rough; for real ones run the full suite:",
+        "  bloom-benchmarks/run.sh full",
+        "",
+        "Needs the benchmarks jar; build it in the checkout with:",
+        "  mvn -B -q -pl bloom-benchmarks -am package -DskipTests"})
+final class BenchCommand implements Callable<Integer> {
+  /** Where the benchmarks jar is built, relative to the checkout. */
+  static final String JAR_IN_CHECKOUT = "bloom-benchmarks/target/benchmarks.jar";
+  private static final String REPORT_MAIN = "org.concurrentbloom.benchmarks.report.BenchmarkReport";
+  private static final int LOG_LINES_KEPT = 15;
+
+  @ParentCommand
+  private BloomCli parent;
+
+  @Option(names = "--jar", paramLabel = "FILE",
+      description = "The JMH benchmarks jar (default: " + JAR_IN_CHECKOUT + " of the checkout this "
+          + "bloom was built in).")
+  private Path jar;
+
+  @Override
+  public Integer call() throws CliException, IOException, InterruptedException {
+    Path benchmarks = jar != null ? jar : defaultJar();
+    if (!Files.isRegularFile(benchmarks)) {
+      throw new CliException("no benchmarks jar at " + benchmarks + "; build it with 'mvn -B -q -pl "
+          + "bloom-benchmarks -am package -DskipTests' in the checkout (or run bloom-benchmarks/run.sh quick), "
+          + "or give its path with --jar");
+    }
+    PrintWriter out = parent.streams().out();
+    PrintWriter err = parent.streams().err();
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Path result = Files.createTempFile("bloom-bench-", ".json");
+    try {
+      err.println("bloom bench: running 8 short JMH benchmarks from " + benchmarks + " (about 30 s) ...");
+      err.flush();
+      run(jmhCommand(java, benchmarks, result), err, true, "JMH");
+      out.print(run(reportCommand(java, benchmarks, result), err, false, "the report generator"));
+      return 0;
+    } finally {
+      Files.deleteIfExists(result);
+    }
+  }
+
+  /** The JMH command line: the fixed subset, one fork, short iterations, JSON results to {@code result}. */
+  static List<String> jmhCommand(Path java, Path jar, Path result) {
+    return List.of(java.toString(), "-jar", jar.toString(),
+        "-f", "1", "-wi", "1", "-w", "1s", "-i", "1", "-r", "1s",
+        "-p", "n=1000000", "-p", "keys=STRING",
+        "-bm", "avgt", "-tu", "ns", "-rf", "json", "-rff", result.toString(),
+        "MightContainBenchmark\\.mightContain$", "AddBenchmark\\.add$");
+  }
+
+  static List<String> reportCommand(Path java, Path jar, Path result) {
+    return List.of(java.toString(), "-cp", jar.toString(), REPORT_MAIN, result.toString(),
+        "--title", "bloom bench: n = 1M String keys, p = 1%, 1 × 1 s measurement (rough figures)");
+  }
+
+  /**
+   * Runs {@code command} and returns its output. With {@code progress}, JMH's progress and parameter
+   * lines are passed on to {@code err} as they come, so the wait is not silent. A non-zero exit becomes
+   * a CliException that quotes the last lines of output, where JMH and java explain what went wrong.
+   */
+  private static String run(List<String> command, PrintWriter err, boolean progress, String what)
+      throws IOException, InterruptedException, CliException {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    process.getOutputStream().close();
+    StringBuilder output = new StringBuilder();
+    Deque<String> tail = new ArrayDeque<>();
+    try (BufferedReader lines = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = lines.readLine()) != null; ) {
+        output.append(line).append('\n');
+        if (tail.size() == LOG_LINES_KEPT) {
+          tail.removeFirst();
+        }
+        tail.addLast(line);
+        if (progress && (line.startsWith("# Run progress") || line.startsWith("# Parameters"))) {
+          err.println("  " + line.substring(2));
+          err.flush();
+        }
+      }
+    }
+    int code = process.waitFor();
+    if (code != 0) {
+      List<String> last = new ArrayList<>(tail);
+      last.removeIf(String::isBlank);
+      throw new CliException(what + " failed with exit status " + code + ": " + String.join(" | ", last));
+    }
+    return output.toString();
+  }
+
+  /**
+   * The jar of the checkout this bloom runs from: both bloom-cli/target/bloom-cli.jar and, in tests,
+   * bloom-cli/target/classes are two levels below the checkout. Falls back to the working directory.
+   */
+  static Path defaultJar() {
+    try {
+      Path self = Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path target = self.toAbsolutePath().getParent();
+      Path module = target == null ? null : target.getParent();
+      Path checkout = module == null ? null : module.getParent();
+      if (checkout != null) {
+        return checkout.resolve(JAR_IN_CHECKOUT);
+      }
+    } catch (URISyntaxException | RuntimeException e) {
+      // no usable code source (an unusual class loader): use the working directory
+    }
+    return Path.of(JAR_IN_CHECKOUT).toAbsolutePath();
+  }
+}
