@@ -3,8 +3,6 @@ package org.concurrentbloom;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
 
-import java.lang.reflect.Field;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
@@ -23,24 +21,28 @@ import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * Lincheck: {@code add}, {@code mightContain}, {@code clear} and {@code merge} of one {@link BloomFilter}
- * are linearizable against a plain set.
+ * are linearizable against a plain set. This class tests the standard layout;
+ * {@link BlockedBloomFilterLincheckTest} runs the same tests on the blocked layout.
  *
  * <p><b>Why a set is a fair specification here.</b> A Bloom filter in general is not linearizable
  * against a deterministic sequential Bloom filter: when two items' probe sets overlap, a reader can
  * combine a half-finished add's bits with another item's bits and answer true for an item nobody
- * added: a false positive, harmless and inherent. So the test uses a filter of {@value #BITS} bits and
- * {@value #HASH_FUNCTIONS} hash functions and a domain of {@value #KEY_COUNT} integer keys whose probe
- * sets are pairwise disjoint (the first such ints, found by a deterministic search and asserted in
- * {@link #checkKeys()}). No key's bits can then be covered by other keys, a filter that never had key
- * i added or merged answers false for it, and the only correct behaviours are those of a set. The
+ * added: a false positive, harmless and inherent. So each test class uses a small filter ({@link
+ * #STANDARD}: 256 bits and 3 hash functions) and a domain of {@value #KEY_COUNT} integer keys whose
+ * probe sets are pairwise disjoint (the first such ints, found by a deterministic search and asserted
+ * in {@link #checkKeys()}). No key's bits can then be covered by other keys, a filter that never had
+ * key i added or merged answers false for it, and the only correct behaviours are those of a set. The
  * keys' bits are spread over several 64-bit words and words are shared between keys, so concurrent
  * adds of different keys do race on one word.
  *
  * <p><b>Operations.</b> {@code add(i)} and {@code mightContain(i)} for a key index i, {@code clear()},
- * and {@code merge()}, which ORs in a filter built beforehand that holds the keys {@link #MERGED}.
+ * and {@code merge()}, which ORs in a filter built beforehand that holds keys 0 and 1. {@link Domain}
+ * numbers the keys so that those two are split by word order in every layout (see {@link
+ * Domain#splitByWordOrder}), which lets all layouts share one specification.
  *
  * <p><b>add's result is not checked</b> in the main tests ({@code add} is {@code void} there): two
  * concurrent adds of the same new key may both return true, each having set one of the key's bits
@@ -51,63 +53,195 @@ import org.junit.jupiter.api.Test;
  * <p><b>Strategies.</b> Model checking, where Lincheck chooses the interleaving at every shared-memory
  * access (the {@code VarHandle} CASes of {@code AtomicWords}, the seal and the table swap), on random
  * scenarios and on hand-written ones for shapes random generation rarely produces; and stress, with
- * real threads. The sizes keep the class at 30 to 50 s on two cores.
+ * real threads.
+ *
+ * <p><b>Other layouts.</b> A subclass overrides {@link #domain()}, {@link #filterUnderTest()} and
+ * {@link #addResultTest()}, and inherits every test. Lincheck creates the object under test through
+ * its no-arg constructor, so each layout has its own subclasses of {@link FilterUnderTest} and {@link
+ * AddResultTest} whose constructors pass that layout's domain (a static constant of the test class).
+ *
+ * <p><b>Budget.</b> Both layouts together take about a minute on two cores. Per layout, random model
+ * checking runs 9 of the 25 iterations this class ran alone before the blocked layout was added,
+ * stress 10 of 25, the add-result test 5 of 12, and each hand-written scenario 200 invocations (400
+ * for the clear scenarios) instead of 400 (500). Doubling the constants below doubles the time.
+ *
+ * <p><b>Known reach.</b> Checked by seeding faults into a copy of bloom-core: adds that set bits with a
+ * plain read-OR-write, adds that do not redo their bits in a merge's successor, and adds that redo
+ * them after a clear each fail these tests for both layouts (the second only through the hand-written
+ * add-versus-merge scenario for the blocked layout, whose random scenarios missed it). A query that
+ * trusts a table sealed by a merge is not caught in either layout, nor on the standard one with 20000
+ * invocations of the hand-written scenario aimed at it: its failing interleaving needs four
+ * well-placed thread switches among three threads.
  */
+// One instance for all tests, so that checkKeys() need not be static and can ask for the domain.
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public class BloomFilterLincheckTest {
-  static final int BITS = 256;
-  static final int HASH_FUNCTIONS = 3;
   static final int KEY_COUNT = 5;
-  /** The integer items, pairwise disjoint in their probe bits. Index i is the operations' key i. */
-  static final int[] KEYS = disjointKeys(BITS, HASH_FUNCTIONS, KEY_COUNT);
 
-  /**
-   * Indices (into {@link #KEYS}) of the two keys the merged-in filter holds: the first pair whose
-   * lowest words differ and whose highest words differ, so that a merge done word by word, in either
-   * direction, would have a moment where one key is complete and the other is not.
-   */
-  static final int[] MERGED = keysSplitByWordOrder();
+  /** The standard layout's domain. */
+  static final Domain STANDARD = new Domain(new StandardLayout(256, 3));
 
-  /** A key index that {@link #MERGED} does not hold. */
-  static final int NOT_MERGED = MERGED[0] == 0 ? (MERGED[1] == 1 ? 2 : 1) : 0;
+  // Iterations and invocations of each test, per layout.
+  static final int RANDOM_ITERATIONS = 9;
+  static final int RANDOM_INVOCATIONS = 250;
+  static final int STRESS_ITERATIONS = 10;
+  static final int STRESS_INVOCATIONS = 1_500;
+  static final int ADD_RESULT_ITERATIONS = 5;
+  static final int CUSTOM_SCENARIO_INVOCATIONS = 200;
+
+  /** The layout and keys under test. */
+  Domain domain() {
+    return STANDARD;
+  }
+
+  /** The Lincheck target for {@link #domain()}: {@link FilterUnderTest} or a subclass. */
+  Class<? extends FilterUnderTest> filterUnderTest() {
+    return FilterUnderTest.class;
+  }
+
+  /** The add-result target for {@link #domain()}: {@link AddResultTest} or a subclass. */
+  Class<? extends AddResultTest> addResultTest() {
+    return AddResultTest.class;
+  }
 
   @BeforeAll
-  static void checkKeys() {
-    // The preconditions the set specification rests on, checked on the actual bit arrays.
+  void checkKeys() {
+    // The preconditions the set specification and the hand-written scenarios rest on, checked on the
+    // actual bit arrays.
+    Domain d = domain();
     BitSet seen = new BitSet();
     BitSet wordsUsed = new BitSet();
-    for (int key : KEYS) {
-      BitSet bits = probeBits(key);
-      assertThat(bits.cardinality()).as("distinct probes of key %d", key).isEqualTo(HASH_FUNCTIONS);
-      assertThat(bits.intersects(seen)).as("key %d overlaps an earlier key", key).isFalse();
+    for (int i = 0; i < KEY_COUNT; i++) {
+      BitSet bits = d.probeBits(i);
+      assertThat(bits.cardinality()).as("distinct probes of key %d in %s", d.keys[i], d)
+          .isEqualTo(d.layout.hashFunctions);
+      assertThat(bits.intersects(seen)).as("key %d overlaps an earlier key in %s", d.keys[i], d)
+          .isFalse();
       seen.or(bits);
       wordsUsed.or(wordsOf(bits));
     }
-    assertThat(wordsUsed.cardinality()).as("words holding the keys' bits").isGreaterThanOrEqualTo(3);
-    assertThat(keysSharingAWord()).as("two keys with bits in one word").isNotNull();
+    assertThat(wordsUsed.cardinality()).as("words holding the keys' bits in %s", d)
+        .isGreaterThanOrEqualTo(3);
+    assertThat(d.keysSharingAWord()).as("two keys with bits in one word in %s", d).isNotNull();
+    assertThat(Domain.isSplitByWordOrder(d.words(0), d.words(1)))
+        .as("keys 0 and 1 (the merged ones) split by word order in %s", d).isTrue();
+  }
+
+  // ---------------------------------------------------------------- the domain
+
+  /**
+   * A layout and the keys the operations use on it: the first {@value #KEY_COUNT} non-negative ints
+   * that are pairwise disjoint in their probe bits (deterministic: depends only on the layout's hash
+   * strategy and shape), numbered so that keys 0 and 1 are the first pair {@linkplain
+   * #splitByWordOrder split by word order}, the others following in the order found.
+   */
+  static final class Domain {
+    final Layout layout;
+    /** The integer items. Index i is the operations' key i. */
+    final int[] keys;
+
+    Domain(Layout layout) {
+      this.layout = layout;
+      int[] found = disjointKeys(layout, KEY_COUNT);
+      int[] split = splitByWordOrder(layout, found);
+      keys = new int[KEY_COUNT];
+      keys[0] = found[split[0]];
+      keys[1] = found[split[1]];
+      int next = 2;
+      for (int i = 0; i < KEY_COUNT; i++) {
+        if (i != split[0] && i != split[1]) {
+          keys[next++] = found[i];
+        }
+      }
+    }
+
+    BloomFilter<Integer> newFilter() {
+      return BloomFilter.withLayout(Funnels.integerFunnel(), layout);
+    }
+
+    /** The bits key index {@code i} sets. */
+    BitSet probeBits(int i) {
+      return BloomFilterLincheckTest.probeBits(layout, keys[i]);
+    }
+
+    /** The words holding the bits of key index {@code i}. */
+    BitSet words(int i) {
+      return wordsOf(probeBits(i));
+    }
+
+    /** Indices of two keys with bits in a common word, or null. */
+    int[] keysSharingAWord() {
+      for (int i = 0; i < KEY_COUNT; i++) {
+        for (int j = i + 1; j < KEY_COUNT; j++) {
+          if (words(i).intersects(words(j))) {
+            return new int[] {i, j};
+          }
+        }
+      }
+      return null;
+    }
+
+    /**
+     * Positions (in {@code keys}) of the first pair whose lowest words differ and whose highest words
+     * differ, so that a merge done word by word, in either direction, would have a moment where one key
+     * is complete and the other is not.
+     */
+    static int[] splitByWordOrder(Layout layout, int[] keys) {
+      for (int i = 0; i < keys.length; i++) {
+        for (int j = i + 1; j < keys.length; j++) {
+          BitSet wordsI = wordsOf(BloomFilterLincheckTest.probeBits(layout, keys[i]));
+          BitSet wordsJ = wordsOf(BloomFilterLincheckTest.probeBits(layout, keys[j]));
+          if (isSplitByWordOrder(wordsI, wordsJ)) {
+            return new int[] {i, j};
+          }
+        }
+      }
+      throw new AssertionError(
+          "no two keys differ in both their lowest and highest words in " + layout.shape());
+    }
+
+    static boolean isSplitByWordOrder(BitSet wordsA, BitSet wordsB) {
+      return wordsA.nextSetBit(0) != wordsB.nextSetBit(0) && wordsA.length() != wordsB.length();
+    }
+
+    @Override
+    public String toString() {
+      return layout.shape();
+    }
   }
 
   // ---------------------------------------------------------------- the object under test and its spec
 
-  /** Lincheck creates one instance per scenario run: a fresh empty filter and merge source. */
+  /**
+   * Lincheck creates one instance per scenario run: a fresh empty filter and merge source. This class
+   * (through its no-arg constructor) tests {@link #STANDARD}; subclasses pass other domains.
+   */
   @Param(name = "key", gen = IntGen.class, conf = "0:" + (KEY_COUNT - 1))
   public static class FilterUnderTest {
-    final BloomFilter<Integer> filter = newFilter();
-    private final BloomFilter<Integer> mergeSource = newFilter();
+    final Domain domain;
+    final BloomFilter<Integer> filter;
+    private final BloomFilter<Integer> mergeSource;
 
     public FilterUnderTest() {
-      for (int i : MERGED) {
-        mergeSource.add(KEYS[i]);
-      }
+      this(STANDARD);
+    }
+
+    FilterUnderTest(Domain domain) {
+      this.domain = domain;
+      filter = domain.newFilter();
+      mergeSource = domain.newFilter();
+      mergeSource.add(domain.keys[0]);
+      mergeSource.add(domain.keys[1]);
     }
 
     @Operation
     public void add(@Param(name = "key") int key) {
-      filter.add(KEYS[key]);
+      filter.add(domain.keys[key]);
     }
 
     @Operation
     public boolean mightContain(@Param(name = "key") int key) {
-      return filter.mightContain(KEYS[key]);
+      return filter.mightContain(domain.keys[key]);
     }
 
     @Operation
@@ -121,7 +255,7 @@ public class BloomFilterLincheckTest {
     }
   }
 
-  /** The sequential specification: a set of key indices. */
+  /** The sequential specification: a set of key indices. The merge brings keys 0 and 1. */
   public static final class SetSpec {
     final Set<Integer> keys = new HashSet<>();
 
@@ -138,9 +272,8 @@ public class BloomFilterLincheckTest {
     }
 
     public void merge() {
-      for (int i : MERGED) {
-        keys.add(i);
-      }
+      keys.add(0);
+      keys.add(1);
     }
 
     @Override
@@ -159,84 +292,90 @@ public class BloomFilterLincheckTest {
   @Test
   void modelChecking() {
     modelCheckingOptions()
-        .iterations(25)
-        .invocationsPerIteration(250)
+        .iterations(RANDOM_ITERATIONS)
+        .invocationsPerIteration(RANDOM_INVOCATIONS)
         .threads(2)
         .actorsPerThread(3)
         .actorsBefore(1)
         .actorsAfter(1)
         .sequentialSpecification(SetSpec.class)
-        .check(FilterUnderTest.class);
+        .check(filterUnderTest());
   }
 
   @Test
   void stress() {
     new StressOptions()
-        .iterations(25)
-        .invocationsPerIteration(1_500)
+        .iterations(STRESS_ITERATIONS)
+        .invocationsPerIteration(STRESS_INVOCATIONS)
         .threads(3)
         .actorsPerThread(3)
         .actorsBefore(1)
         .actorsAfter(2)
         .sequentialSpecification(SetSpec.class)
-        .check(FilterUnderTest.class);
+        .check(filterUnderTest());
   }
 
   // ---------------------------------------------------------------- hand-written scenarios
 
   /**
    * An add that overlaps a clear is ordered wholly before it (and cleared) or wholly after it (and
-   * kept), never both. Thread 2 sees key 0 and then clears, directly or after a merge, while thread 1's
-   * add of key 0 overlaps both. Since the query saw the add, the add precedes the clear, and the query
+   * kept), never both. Thread 2 sees key 2 and then clears, directly or after a merge, while thread 1's
+   * add of key 2 overlaps both. Since the query saw the add, the add precedes the clear, and the query
    * after the parallel part must answer false.
    */
   @Test
   void addSeenBeforeClearIsNotKeptAfterIt() {
+    // Not a key the merge brings: then the add alone puts it into the merge's successor, by redoing
+    // its bits there, the case where the redo must not outlive the clear.
+    int x = 2;
     modelCheckingOptions()
         .iterations(0)
-        .invocationsPerIteration(500)
+        .invocationsPerIteration(2 * CUSTOM_SCENARIO_INVOCATIONS)
         .addCustomScenario(scenario(
-            List.of(List.of(call("add", 0)), List.of(call("mightContain", 0), call("clear"))),
-            List.of(call("mightContain", 0))))
+            List.of(List.of(call("add", x)), List.of(call("mightContain", x), call("clear"))),
+            List.of(call("mightContain", x))))
         .addCustomScenario(scenario(
-            List.of(List.of(call("add", 0)),
-                List.of(call("mightContain", 0), call("merge"), call("clear"))),
-            List.of(call("mightContain", 0))))
+            List.of(List.of(call("add", x)),
+                List.of(call("mightContain", x), call("merge"), call("clear"))),
+            List.of(call("mightContain", x))))
         .sequentialSpecification(SetSpec.class)
-        .check(FilterUnderTest.class);
+        .check(filterUnderTest());
   }
 
   /**
-   * Shapes that random two-thread scenarios reach rarely: adds of two keys racing on one word; a
-   * reader asking for both merged keys, in both orders, while the merge runs (a merge done word by
-   * word in place would show one key merged and the other not yet); and a reader asking twice for a
-   * key whose add overlaps a merge (a query must not trust a sealed table, whose bits the add may
-   * not yet have redone in the successor).
+   * Shapes that random two-thread scenarios reach rarely, or whose failing interleaving their
+   * invocation budget may miss: adds of two keys racing on one word; a reader asking for both merged
+   * keys, in both orders, while the merge runs (a merge done word by word in place would show one key
+   * merged and the other not yet); an add overlapping a merge, then a query (an add whose bits went
+   * into the old table after the merge copied it must redo them in the new one, or it is lost); and
+   * a reader asking twice for a key whose add overlaps a merge (a query must not trust a sealed table,
+   * whose bits the add may not yet have redone in the successor).
    */
   @Test
   void handWrittenScenarios() {
-    int[] pair = keysSharingAWord();
-    int a = MERGED[0];
-    int b = MERGED[1];
-    int notMerged = NOT_MERGED;
+    int[] pair = domain().keysSharingAWord();
+    int notMerged = 2;
     modelCheckingOptions()
         .iterations(0)
-        .invocationsPerIteration(400)
+        .invocationsPerIteration(CUSTOM_SCENARIO_INVOCATIONS)
         .addCustomScenario(scenario(
             List.of(List.of(call("add", pair[0])), List.of(call("add", pair[1]))),
             List.of(call("mightContain", pair[0]), call("mightContain", pair[1]))))
         .addCustomScenario(scenario(
-            List.of(List.of(call("merge")), List.of(call("mightContain", a), call("mightContain", b))),
+            List.of(List.of(call("merge")), List.of(call("mightContain", 0), call("mightContain", 1))),
             List.of()))
         .addCustomScenario(scenario(
-            List.of(List.of(call("merge")), List.of(call("mightContain", b), call("mightContain", a))),
+            List.of(List.of(call("merge")), List.of(call("mightContain", 1), call("mightContain", 0))),
             List.of()))
+        .addCustomScenario(scenario(
+            List.of(List.of(call("add", notMerged)), List.of(call("merge"))),
+            List.of(call("mightContain", notMerged))))
         .addCustomScenario(scenario(
             List.of(List.of(call("add", notMerged)), List.of(call("merge")),
                 List.of(call("mightContain", notMerged), call("mightContain", notMerged))),
             List.of()))
         .sequentialSpecification(SetSpec.class)
-        .check(FilterUnderTest.class);
+        .check(filterUnderTest());
   }
 
   /** One operation of {@link FilterUnderTest} with its arguments. */
@@ -268,6 +407,7 @@ public class BloomFilterLincheckTest {
     return Unit.INSTANCE;
   }
 
+  /** The operation's method as declared in {@link FilterUnderTest}; subclasses inherit it. */
   private static KFunction<?> operation(String name, int arity) {
     for (var method : FilterUnderTest.class.getMethods()) {
       if (method.getName().equals(name) && method.getParameterCount() == arity) {
@@ -282,15 +422,23 @@ public class BloomFilterLincheckTest {
   /**
    * add's return value, with adds confined to one thread (so no two adds of one key overlap) while
    * queries, clears and merges run in the other. Specification: add returns true iff the key was
-   * absent.
+   * absent. The no-arg constructor tests {@link #STANDARD}; subclasses pass other domains.
    */
   @Param(name = "key", gen = IntGen.class, conf = "0:" + (KEY_COUNT - 1))
   public static class AddResultTest {
-    private final FilterUnderTest target = new FilterUnderTest();
+    private final FilterUnderTest target;
+
+    public AddResultTest() {
+      this(STANDARD);
+    }
+
+    AddResultTest(Domain domain) {
+      target = new FilterUnderTest(domain);
+    }
 
     @Operation(nonParallelGroup = "adders")
     public boolean add(@Param(name = "key") int key) {
-      return target.filter.add(KEYS[key]);
+      return target.filter.add(target.domain.keys[key]);
     }
 
     @Operation
@@ -343,14 +491,14 @@ public class BloomFilterLincheckTest {
   @Test
   void addResultModelChecking() {
     modelCheckingOptions()
-        .iterations(12)
-        .invocationsPerIteration(250)
+        .iterations(ADD_RESULT_ITERATIONS)
+        .invocationsPerIteration(RANDOM_INVOCATIONS)
         .threads(2)
         .actorsPerThread(3)
         .actorsBefore(1)
         .actorsAfter(1)
         .sequentialSpecification(AddResultSpec.class)
-        .check(AddResultTest.class);
+        .check(addResultTest());
   }
 
   // ---------------------------------------------------------------- helpers
@@ -373,24 +521,21 @@ public class BloomFilterLincheckTest {
         || className.startsWith("com.dynatrace.hash4j.");
   }
 
-  static BloomFilter<Integer> newFilter() {
-    return BloomFilter.withShape(Funnels.integerFunnel(), BITS, HASH_FUNCTIONS);
-  }
-
   /**
-   * The first {@code count} non-negative ints, in order, that each have {@code k} distinct probes and
-   * share none with an int chosen before. Deterministic: depends only on the hash strategy.
+   * The first {@code count} non-negative ints, in order, that each have k distinct probes in
+   * {@code layout} and share none with an int chosen before.
    */
-  static int[] disjointKeys(long bits, int k, int count) {
+  static int[] disjointKeys(Layout layout, int count) {
     int[] chosen = new int[count];
     BitSet taken = new BitSet();
     int found = 0;
     for (int candidate = 0; found < count; candidate++) {
       if (candidate > 100_000) {
-        throw new AssertionError("no " + count + " disjoint keys among the first 100000 ints");
+        throw new AssertionError(
+            "no " + count + " disjoint keys among the first 100000 ints in " + layout.shape());
       }
-      BitSet probes = probeBits(BloomFilter.withShape(Funnels.integerFunnel(), bits, k), candidate);
-      if (probes.cardinality() == k && !probes.intersects(taken)) {
+      BitSet probes = probeBits(layout, candidate);
+      if (probes.cardinality() == layout.hashFunctions && !probes.intersects(taken)) {
         taken.or(probes);
         chosen[found++] = candidate;
       }
@@ -398,70 +543,19 @@ public class BloomFilterLincheckTest {
     return chosen;
   }
 
-  /** Indices of two keys with bits in a common word, or null. */
-  static int[] keysSharingAWord() {
-    List<BitSet> words = new ArrayList<>();
-    for (int key : KEYS) {
-      words.add(wordsOf(probeBits(key)));
-    }
-    for (int i = 0; i < KEY_COUNT; i++) {
-      for (int j = i + 1; j < KEY_COUNT; j++) {
-        if (words.get(i).intersects(words.get(j))) {
-          return new int[] {i, j};
-        }
-      }
-    }
-    return null;
-  }
-
-  /** See {@link #MERGED}. */
-  static int[] keysSplitByWordOrder() {
-    for (int i = 0; i < KEY_COUNT; i++) {
-      for (int j = i + 1; j < KEY_COUNT; j++) {
-        BitSet wi = wordsOf(probeBits(KEYS[i]));
-        BitSet wj = wordsOf(probeBits(KEYS[j]));
-        if (wi.nextSetBit(0) != wj.nextSetBit(0) && wi.length() != wj.length()) {
-          return new int[] {i, j};
-        }
-      }
-    }
-    throw new AssertionError("no two keys differ in both their lowest and highest words");
-  }
-
-  static BitSet probeBits(int key) {
-    return probeBits(newFilter(), key);
-  }
-
-  /** The bits {@code key} sets in the empty filter {@code empty}, read from its bit array. */
-  static BitSet probeBits(BloomFilter<Integer> empty, int key) {
+  /** The bits {@code key} sets in an empty filter of {@code layout}, read from its bit array. */
+  static BitSet probeBits(Layout layout, int key) {
+    BloomFilter<Integer> empty = BloomFilter.withLayout(Funnels.integerFunnel(), layout);
     empty.add(key);
-    BitSet bits = BitSet.valueOf(words(empty));
-    // Cross-check the reflective read against the public view of the same bits.
+    BitSet bits = BitSet.valueOf(empty.currentWords());
+    // Cross-check the raw read against the public view of the same bits.
     assertThat(Math.round(empty.fillRatio() * empty.bitSize())).isEqualTo(bits.cardinality());
     return bits;
   }
 
-  private static BitSet wordsOf(BitSet bits) {
+  static BitSet wordsOf(BitSet bits) {
     BitSet words = new BitSet();
     bits.stream().forEach(bit -> words.set(bit >>> 6));
     return words;
-  }
-
-  /**
-   * The current bit array of {@code filter}. Reflection rather than a field reference, so that a
-   * refactoring of BloomFilter's internals fails here with a clear message instead of breaking the
-   * compilation of the whole test tree.
-   */
-  static long[] words(BloomFilter<?> filter) {
-    try {
-      Field tableField = BloomFilter.class.getDeclaredField("table");
-      tableField.setAccessible(true);
-      Object table = tableField.get(filter);
-      Field wordsField = table.getClass().getDeclaredField("words");
-      wordsField.setAccessible(true);
-      return (long[]) wordsField.get(table);
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError("cannot read the filter's bit array (BloomFilter.table.words)", e);
-    }
   }
 }

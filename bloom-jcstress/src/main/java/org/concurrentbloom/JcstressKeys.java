@@ -1,46 +1,92 @@
 package org.concurrentbloom;
 
+import java.util.BitSet;
+
 /**
  * Items for the filter-level jcstress tests: integers whose probe bits are pairwise disjoint in a
- * filter of a given shape, so that no item can be reported present by another item's bits (a false
- * positive would make a lost bit invisible). Found with the public API only: a candidate is taken if
- * adding it turns on exactly k new bits. Deterministic, and computed once per JVM.
+ * filter of a given layout, so that no item can be reported present by another item's bits (a false
+ * positive would make a lost bit invisible). A candidate is taken if, added alone to an empty filter,
+ * it sets k distinct bits, none of which an item taken before sets. Deterministic, and computed once
+ * per JVM (the tests keep the keys in static fields).
  */
 final class JcstressKeys {
   private JcstressKeys() {}
 
-  /** The first {@code count} non-negative ints that are pairwise disjoint in a (bits, k) filter. */
+  /** The first {@code count} non-negative ints pairwise disjoint in a standard (bits, k) filter. */
   static int[] disjoint(long bits, int k, int count) {
+    return disjoint(new StandardLayout(bits, k), count);
+  }
+
+  /** The first {@code count} non-negative ints that are pairwise disjoint in {@code layout}. */
+  static int[] disjoint(Layout layout, int count) {
+    return find(layout, count, false);
+  }
+
+  /**
+   * Like {@link #disjoint(Layout, int)}, but each int after the first must also have a bit in a 64-bit
+   * word where the first has one, so that their adds race on that word.
+   */
+  static int[] disjointSharingAWord(Layout layout, int count) {
+    return find(layout, count, true);
+  }
+
+  /** An empty standard filter of {@code bits} bits and {@code k} hash functions. */
+  static BloomFilter<Integer> filter(long bits, int k) {
+    return filter(new StandardLayout(bits, k));
+  }
+
+  /**
+   * An empty filter of {@code layout}. Creating a blocked filter this way costs about 13 us (it sums the
+   * layout's Poisson model for the filter's nominal fpp), some 200 times a standard one and more than a
+   * whole sample of a test, and jcstress creates a state object per sample; so the blocked tests create
+   * one empty filter per JVM and give each state a {@link BloomFilter#copy()} of it (20 ns).
+   */
+  static BloomFilter<Integer> filter(Layout layout) {
+    return BloomFilter.withLayout(Funnels.integerFunnel(), layout);
+  }
+
+  /** A blocked layout; {@code bits} a multiple of 512. With 512 bits, every item is in the one block. */
+  static Layout blocked(long bits, int k) {
+    return new BlockedLayout(bits, k);
+  }
+
+  private static int[] find(Layout layout, int count, boolean shareAWordWithFirst) {
     int[] chosen = new int[count];
-    BloomFilter<Integer> union = filter(bits, k);
-    long unionBits = 0;
+    BitSet taken = new BitSet();
+    BitSet firstWords = null;
     int found = 0;
     for (int candidate = 0; found < count; candidate++) {
       if (candidate > 1_000_000) {
-        throw new IllegalStateException("no " + count + " disjoint keys for m=" + bits + ", k=" + k);
+        throw new IllegalStateException("no " + count + " disjoint keys"
+            + (shareAWordWithFirst ? " sharing a word" : "") + " for " + layout.shape());
       }
-      BloomFilter<Integer> alone = filter(bits, k);
-      alone.add(candidate);
-      if (setBits(alone) != k) {
-        continue; // two of its own probes coincide
+      BitSet bits = probeBits(layout, candidate);
+      if (bits.cardinality() != layout.hashFunctions || bits.intersects(taken)) {
+        continue; // two of its own probes coincide, or it shares a bit with an item taken before
       }
-      BloomFilter<Integer> trial = union.copy();
-      trial.add(candidate);
-      long trialBits = setBits(trial);
-      if (trialBits == unionBits + k) {
-        union = trial;
-        unionBits = trialBits;
-        chosen[found++] = candidate;
+      BitSet words = wordsOf(bits);
+      if (shareAWordWithFirst && firstWords != null && !words.intersects(firstWords)) {
+        continue;
       }
+      if (firstWords == null) {
+        firstWords = words;
+      }
+      taken.or(bits);
+      chosen[found++] = candidate;
     }
     return chosen;
   }
 
-  static BloomFilter<Integer> filter(long bits, int k) {
-    return BloomFilter.withShape(Funnels.integerFunnel(), bits, k);
+  /** The bits {@code key} sets in an empty filter of {@code layout}. */
+  private static BitSet probeBits(Layout layout, int key) {
+    BloomFilter<Integer> alone = filter(layout);
+    alone.add(key);
+    return BitSet.valueOf(alone.currentWords());
   }
 
-  private static long setBits(BloomFilter<Integer> f) {
-    return Math.round(f.fillRatio() * f.bitSize());
+  private static BitSet wordsOf(BitSet bits) {
+    BitSet words = new BitSet();
+    bits.stream().forEach(bit -> words.set(bit >>> 6));
+    return words;
   }
 }
