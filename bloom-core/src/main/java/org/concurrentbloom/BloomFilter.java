@@ -31,9 +31,11 @@ import java.util.Objects;
  *       false because their bits were already set, which is how false positives show up in adds).
  * </ul>
  *
- * <h2>Hashing</h2>
- * MurmurHash3 x64 128 of the funnel's bytes, then k probes by enhanced double hashing; see
- * {@code Probes} and docs/HASHING.md for the exact derivation. Hashing allocates nothing.
+ * <h2>Hashing and layouts</h2>
+ * MurmurHash3 x64 128 of the funnel's bytes, then k probes placed by the layout: anywhere by enhanced
+ * double hashing (standard, the default), inside one 512-bit block ({@link Builder#blocked()}), or as
+ * Guava places them ({@link Builder#guavaCompatible()}). docs/HASHING.md and docs/LAYOUTS.md give the
+ * exact derivations. Hashing a String or a Long allocates nothing.
  *
  * @param <T> the type of item
  */
