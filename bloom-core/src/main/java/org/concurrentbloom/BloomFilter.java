@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A Bloom filter that many threads may use at once without locks.
@@ -186,9 +187,7 @@ public final class BloomFilter<T> {
   public boolean add(T item) {
     if (longKeys) {
       long v = (Long) item;
-      long f1 = Murmur3.longF1(v);
-      long f2 = Murmur3.longF2(v);
-      return addHashed(f1 + f2, f1 + 2 * f2);
+      return addHashed(Murmur3.longH1(v), Murmur3.longH2(v));
     }
     HashingSink sink = HashingSink.acquire();
     try {
@@ -203,9 +202,7 @@ public final class BloomFilter<T> {
   public boolean mightContain(T item) {
     if (longKeys) {
       long v = (Long) item;
-      long f1 = Murmur3.longF1(v);
-      long f2 = Murmur3.longF2(v);
-      return mightContainHashed(tableVolatile(), f1 + f2, f1 + 2 * f2);
+      return mightContainHashed(tableVolatile(), Murmur3.longH1(v), Murmur3.longH2(v));
     }
     HashingSink sink = HashingSink.acquire();
     try {
@@ -334,10 +331,8 @@ public final class BloomFilter<T> {
   }
 
   private static void hashLong(long v, long[] hashes, int i) {
-    long f1 = Murmur3.longF1(v);
-    long f2 = Murmur3.longF2(v);
-    hashes[2 * i] = f1 + f2;
-    hashes[2 * i + 1] = f1 + 2 * f2;
+    hashes[2 * i] = Murmur3.longH1(v);
+    hashes[2 * i + 1] = Murmur3.longH2(v);
   }
 
   private int addHashedBatch(long[] hashes, int n) {
@@ -474,8 +469,7 @@ public final class BloomFilter<T> {
   public BloomFilter<T> copy() {
     BitTable t = tableVolatile();
     long count = t.count();
-    BitTable snapshot = new BitTable(AtomicWords.copyAcquire(t.words), new java.util.concurrent.atomic.LongAdder(), count);
-    return new BloomFilter<>(funnel, layout, expectedInsertions, fpp, snapshot);
+    return loaded(funnel, layout, expectedInsertions, fpp, AtomicWords.copyAcquire(t.words), count);
   }
 
   // ---------------------------------------------------------------- statistics
@@ -531,11 +525,11 @@ public final class BloomFilter<T> {
     return Sizing.estimateElements(layout.bits, layout.hashFunctions, setBits());
   }
 
-  /** A filter over words read from a stream: the caller hands over {@code words}. */
+  /** A filter over existing words (read from a stream, or copied): the caller hands over {@code words}. */
   static <T> BloomFilter<T> loaded(Funnel<? super T> funnel, Layout layout, long n, double fpp, long[] words,
       long count) {
     return new BloomFilter<>(funnel, layout, n, fpp,
-        new BitTable(words, new java.util.concurrent.atomic.LongAdder(), count));
+        new BitTable(words, new LongAdder(), count));
   }
 
   Layout layout() {
@@ -576,8 +570,7 @@ public final class BloomFilter<T> {
     Objects.requireNonNull(funnel, "funnel");
     FilterFormat.Loaded loaded = FilterFormat.read(in);
     FilterFormat.Header h = loaded.header();
-    BitTable t = new BitTable(loaded.words(), new java.util.concurrent.atomic.LongAdder(), h.count());
-    return new BloomFilter<>(funnel, loaded.layout(), h.expectedInsertions(), h.fpp(), t);
+    return loaded(funnel, loaded.layout(), h.expectedInsertions(), h.fpp(), loaded.words(), h.count());
   }
 
   // ---------------------------------------------------------------- object methods

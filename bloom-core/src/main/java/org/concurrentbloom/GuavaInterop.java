@@ -59,10 +59,7 @@ public final class GuavaInterop {
     Layout layout = new GuavaLayout(64L * wordCount, k);
     long n = Math.max(1, Math.round(layout.bits * Math.log(2) / k));
     double fpp = Math.min(0.5, Math.max(Double.MIN_VALUE, layout.expectedFpp(n)));
-    long setBits = 0;
-    for (long word : words) {
-      setBits += Long.bitCount(word);
-    }
+    long setBits = AtomicWords.bitCountAcquire(words);
     long count = Math.min(Long.MAX_VALUE - 1, Sizing.estimateElements(layout.bits, k, setBits));
     return BloomFilter.loaded(funnel, layout, n, fpp, words, count);
   }

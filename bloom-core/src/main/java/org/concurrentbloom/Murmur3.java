@@ -66,16 +66,25 @@ final class Murmur3 {
   /*
    * An 8-byte input (a long, little-endian) is one partial block whose k1 is the value itself. Unrolling
    * the finalisation: with a = (mixK1(v) ^ 8) + 8, f1 = fmix64(a) and f2 = fmix64(a + 8), the hash is
-   * h1 = f1 + f2 and h2 = f1 + 2 f2. Callers compute both from these two halves without a buffer.
+   * h1 = f1 + f2 and h2 = f1 + 2 f2, computed without a buffer. (Called together, the JIT shares the
+   * common work of the two.)
    */
 
-  /** f1 of the hash of {@code value}'s 8 little-endian bytes: h1 = f1 + f2, h2 = f1 + 2 f2. */
-  static long longF1(long value) {
+  /** h1 of the hash of {@code value}'s 8 little-endian bytes. */
+  static long longH1(long value) {
+    return longF1(value) + longF2(value);
+  }
+
+  /** h2 of the hash of {@code value}'s 8 little-endian bytes. */
+  static long longH2(long value) {
+    return longF1(value) + 2 * longF2(value);
+  }
+
+  private static long longF1(long value) {
     return fmix64((mixK1(value) ^ 8) + 8);
   }
 
-  /** f2 of the hash of {@code value}'s 8 little-endian bytes: h1 = f1 + f2, h2 = f1 + 2 f2. */
-  static long longF2(long value) {
+  private static long longF2(long value) {
     return fmix64((mixK1(value) ^ 8) + 16);
   }
 
