@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * @param <T> the type of item
  */
-public final class BloomFilter<T> {
+public final class BloomFilter<T> implements MembershipFilter<T> {
   private static final VarHandle TABLE;
 
   static {
@@ -184,6 +184,7 @@ public final class BloomFilter<T> {
    * Adds {@code item}. Returns true iff this call turned on at least one bit, that is, iff the item was
    * definitely not in the filter before (up to concurrent adds of the same item: see the class comment).
    */
+  @Override
   public boolean add(T item) {
     if (longKeys) {
       long v = (Long) item;
@@ -199,6 +200,7 @@ public final class BloomFilter<T> {
   }
 
   /** Returns false if {@code item} was definitely never added; true if it might have been. */
+  @Override
   public boolean mightContain(T item) {
     if (longKeys) {
       long v = (Long) item;
@@ -432,6 +434,7 @@ public final class BloomFilter<T> {
   }
 
   /** Removes every item, atomically with respect to concurrent operations. Allocates a new bit array. */
+  @Override
   public void clear() {
     replaceTable(Transition::toEmpty);
   }
@@ -475,6 +478,7 @@ public final class BloomFilter<T> {
   // ---------------------------------------------------------------- statistics
 
   /** m, the number of bits. */
+  @Override
   public long bitSize() {
     return layout.bits;
   }
@@ -485,11 +489,13 @@ public final class BloomFilter<T> {
   }
 
   /** The n this filter was sized for. */
+  @Override
   public long expectedInsertions() {
     return expectedInsertions;
   }
 
   /** The false-positive probability this filter was sized for at {@link #expectedInsertions()} items. */
+  @Override
   public double fpp() {
     return fpp;
   }
@@ -498,11 +504,13 @@ public final class BloomFilter<T> {
    * The number of {@link #add} calls that returned true since creation or the last {@link #clear()},
    * plus what {@link #merge} and {@link #readFrom} brought in. See the class comment for concurrent adds.
    */
+  @Override
   public long count() {
     return tableVolatile().count();
   }
 
   /** The fraction of bits set, in [0, 1]. Scans the whole array: O(m/64). */
+  @Override
   public double fillRatio() {
     return (double) setBits() / layout.bits;
   }
@@ -512,6 +520,7 @@ public final class BloomFilter<T> {
    * for the standard layout, the Poisson block model for the blocked one. It assumes {@code count()}
    * distinct items; after a merge of overlapping filters it is pessimistic.
    */
+  @Override
   public double estimatedFpp() {
     return layout.expectedFpp(count());
   }
@@ -521,6 +530,7 @@ public final class BloomFilter<T> {
    * (Swamidass and Baldi 2007): -(m/k) ln(1 - X/m). Unlike {@link #count()} it stays meaningful after
    * merges and loads. Returns {@code Long.MAX_VALUE} when every bit is set. Scans the array: O(m/64).
    */
+  @Override
   public long approximateElementCount() {
     return Sizing.estimateElements(layout.bits, layout.hashFunctions, setBits());
   }
@@ -551,6 +561,7 @@ public final class BloomFilter<T> {
    * Writes this filter in the format of docs/FORMAT.md. The bytes hold every add that finished before
    * this call began. Does not close {@code out}.
    */
+  @Override
   public void writeTo(OutputStream out) throws IOException {
     BitTable t = tableVolatile();
     FilterFormat.write(out, new FilterFormat.Header(layout.type(), layout.strategy(), layout.bits,
