@@ -22,6 +22,8 @@ final class HashingSink implements Sink {
   private static final VarHandle LONG_LE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int INITIAL_CAPACITY = 64;
+  /** Bytes past the data that {@link Murmur3#hash128} may read (and masks off). */
+  private static final int TAIL_SLACK = 16;
   /** A thread keeps at most this much buffer between items; one huge item must not pin memory. */
   private static final int MAX_RETAINED_CAPACITY = 1 << 16;
 
@@ -51,8 +53,36 @@ final class HashingSink implements Sink {
   /** Funnels {@code item}, hashes the bytes, and leaves the result in {@link #h1} and {@link #h2}. */
   <T> void hash(T item, Funnel<? super T> funnel) {
     length = 0;
-    funnel.funnel(item, this);
+    if (funnel == Funnels.stringFunnel() && item instanceof String) {
+      putAsciiOrString((String) item);
+    } else {
+      funnel.funnel(item, this);
+    }
+    ensureRoom(TAIL_SLACK); // Murmur3 reads the tail as whole words
     Murmur3.hash128(buffer, length, this);
+  }
+
+  /**
+   * What {@link #putString} writes, faster for the common all-ASCII String: one pass that copies and
+   * ORs the chars, with no branch per char; only a string with a non-ASCII char is encoded again by
+   * the general UTF-8 loop. (String's internal bytes are out of reach without {@code Unsafe}, and
+   * {@code getBytes} would allocate.)
+   */
+  private void putAsciiOrString(String s) {
+    int n = s.length();
+    ensureRoom(n);
+    byte[] out = buffer;
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      seen |= c;
+      out[i] = (byte) c;
+    }
+    if (seen < 0x80) {
+      length = n;
+    } else {
+      putString(s);
+    }
   }
 
   void release() {

@@ -57,6 +57,32 @@ class HashingSinkTest {
     assertThat(sinkHash(s, Funnels.stringFunnel())).isEqualTo(hashOf(s.getBytes(StandardCharsets.UTF_8)));
   }
 
+  /**
+   * Strings take an ASCII fast path and fall back to full UTF-8 at the first char past 0x7F: every
+   * length from 0 to 100 (across the buffer's first growth and every tail length), all ASCII and with
+   * one Latin-1, one 3-byte and one surrogate-pair char at the start, middle and end, and as a
+   * StringBuilder (which skips the fast path) too.
+   */
+  @Test
+  void stringsHashTheirUtf8BytesOnBothPaths() {
+    StringBuilder ascii = new StringBuilder();
+    for (int len = 0; len <= 100; len++) {
+      String plain = ascii.toString();
+      assertThat(sinkHash(plain, Funnels.stringFunnel())).as("ascii length %d", len)
+          .isEqualTo(hashOf(plain.getBytes(StandardCharsets.UTF_8)));
+      assertThat(sinkHash(new StringBuilder(plain), Funnels.stringFunnel())).as("builder length %d", len)
+          .isEqualTo(hashOf(plain.getBytes(StandardCharsets.UTF_8)));
+      for (String odd : new String[] {"\u00e9", "\u4e2d", "\uD83D\uDE00"}) {
+        for (int at : new int[] {0, len / 2, len}) {
+          String s = plain.substring(0, at) + odd + plain.substring(at);
+          assertThat(sinkHash(s, Funnels.stringFunnel())).as("%s at %d of %d", odd, at, len)
+              .isEqualTo(hashOf(s.getBytes(StandardCharsets.UTF_8)));
+        }
+      }
+      ascii.append((char) ('!' + len % 90));
+    }
+  }
+
   @Test
   void unpairedSurrogatesEncodeLikeTheJdk() {
     for (String s : new String[] {"\uD800", "a\uDC00b", "\uD83D\uDE00", "\uDE00\uD83D", "é中\uD83D"}) {
