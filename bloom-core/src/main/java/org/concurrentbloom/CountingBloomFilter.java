@@ -114,6 +114,11 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
 
   private CountingBloomFilter(Funnel<? super T> funnel, long counters, int hashFunctions, long expectedInsertions,
       double fpp, CounterTable table) {
+    this(funnel, counters, hashFunctions, expectedInsertions, fpp, table, MAX_STRIPES);
+  }
+
+  private CountingBloomFilter(Funnel<? super T> funnel, long counters, int hashFunctions, long expectedInsertions,
+      double fpp, CounterTable table, int maxStripes) {
     this.funnel = Objects.requireNonNull(funnel, "funnel");
     this.longKeys = funnel == Funnels.longFunnel();
     this.counters = counters;
@@ -121,7 +126,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
     this.expectedInsertions = expectedInsertions;
     this.fpp = fpp;
     this.table = table;
-    this.gate = new StripedGate(table.words.length, MAX_STRIPES);
+    this.gate = new StripedGate(table.words.length, maxStripes);
   }
 
   /**
@@ -148,11 +153,19 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
 
   /** A filter of exactly {@code counters} counters and {@code k} probes, for tests; n and p derived. */
   static <T> CountingBloomFilter<T> withShape(Funnel<? super T> funnel, long counters, int k) {
+    return withShape(funnel, counters, k, MAX_STRIPES);
+  }
+
+  /**
+   * {@link #withShape(Funnel, long, int)} with at most {@code maxStripes} stripes (a power of two), for
+   * the model checker, whose search is diluted by every stripe a bulk operation enters.
+   */
+  static <T> CountingBloomFilter<T> withShape(Funnel<? super T> funnel, long counters, int k, int maxStripes) {
     CounterWords.checkShape(counters, k);
     long n = Math.max(1, Math.round(counters * Math.log(2) / k));
     double p = Math.min(0.5, Math.max(Double.MIN_VALUE, Sizing.expectedFpp(counters, k, n)));
     return new CountingBloomFilter<>(funnel, counters, k, n, p,
-        new CounterTable(new long[CounterWords.wordsFor(counters)], 0));
+        new CounterTable(new long[CounterWords.wordsFor(counters)], 0), maxStripes);
   }
 
   // ---------------------------------------------------------------- add, remove, query
