@@ -11,10 +11,11 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 
 /**
- * An add and a remove of different items race on one counter: a and b share exactly one counter, b was
- * added before. Whatever the order, the shared counter ends at 1 (a's), so a is present; b's other
- * counters end at 0, so b is absent. A lost update of the shared counter would leave it at 0 (a false
- * negative for a) or at 2.
+ * An add and a remove of different items race on one counter, and so on one 64-bit word: a and b share
+ * exactly one counter, b was added before. Whatever the order, the shared counter ends at 1 (a's), so a
+ * is present; b's other counters end at 0, so b is absent. An increment and a decrement of the word done
+ * as plain read-modify-writes would lose one: the shared counter would end at 0 (a false negative for a)
+ * or at 2 (b's remove lost).
  *
  * <p>Result: (add(a), remove(b), then mightContain(a), mightContain(b)).
  */

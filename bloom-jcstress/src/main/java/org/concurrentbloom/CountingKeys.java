@@ -5,7 +5,7 @@ import java.util.function.BiPredicate;
 
 /**
  * Items for the counting filter's jcstress tests: pairs of integers whose counters relate in a given way
- * (disjoint but in one word, or sharing exactly one counter), found by a deterministic search and kept
+ * (disjoint, or sharing exactly one counter), found by a deterministic search and kept
  * in static fields, so computed once per JVM. An item's counters are read from a filter it was added
  * to alone; only items with k distinct counters qualify.
  */
@@ -53,11 +53,6 @@ final class CountingKeys {
       }
     }
     throw new IllegalStateException("no pair of keys with the property among the first 2000 ints");
-  }
-
-  /** A pair with no common counter but a common word, so that their updates race on one CAS. */
-  static int[] disjointSharingAWord(long counters, int k) {
-    return pair(counters, k, (a, b) -> !a.intersects(b) && words(a).intersects(words(b)));
   }
 
   /** A pair with exactly one common counter. */
