@@ -45,12 +45,7 @@ final class CountingInfo {
   static int print(PrintWriter out, Path file) throws CliException {
     CountingBloomFilter<CharSequence> filter =
         FilterFiles.load(file, in -> CountingBloomFilter.readFrom(in, Funnels.stringFunnel()));
-    long fileSize;
-    try {
-      fileSize = Files.size(file);
-    } catch (IOException e) {
-      throw new CliException("cannot read " + file + ": " + ErrorReporter.reason(e), e);
-    }
+    long fileSize = InfoCommand.fileSize(file);
     long m = filter.counterCount();
     double fill = filter.fillRatio();
     long approx = filter.approximateElementCount();

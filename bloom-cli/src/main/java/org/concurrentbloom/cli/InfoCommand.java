@@ -38,12 +38,7 @@ final class InfoCommand implements Callable<Integer> {
       return CountingInfo.print(parent.streams().out(), file);
     }
     BloomFilter<CharSequence> filter = FilterFiles.load(file);
-    long fileSize;
-    try {
-      fileSize = Files.size(file);
-    } catch (IOException e) {
-      throw new CliException("cannot read " + file + ": " + ErrorReporter.reason(e), e);
-    }
+    long fileSize = fileSize(file);
     double fill = filter.fillRatio();
     long setBits = Math.round(fill * filter.bitSize());
     long approx = filter.approximateElementCount();
@@ -65,6 +60,14 @@ final class InfoCommand implements Callable<Integer> {
     field(out, "file size:", Fmt.bytes(fileSize));
     field(out, "memory (bit array):", Fmt.bytes(FilterFiles.memoryBytes(filter)));
     return 0;
+  }
+
+  static long fileSize(Path file) throws CliException {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new CliException("cannot read " + file + ": " + ErrorReporter.reason(e), e);
+    }
   }
 
   static void field(PrintWriter out, String name, String value) {

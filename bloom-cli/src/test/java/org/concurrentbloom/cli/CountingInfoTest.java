@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.concurrentbloom.CountingBloomFilter;
 import org.concurrentbloom.Funnels;
@@ -45,7 +44,7 @@ class CountingInfoTest {
 
     assertThat(info.exitCode()).isZero();
     assertThat(info.err()).isEmpty();
-    Map<String, String> fields = parse(info.out());
+    Map<String, String> fields = InfoTest.parse(info.out());
     assertThat(fields).containsOnlyKeys("file", "type", "counters (m)", "hash functions (k)", "count",
         "expected insertions", "target fpp", "fill ratio", "stuck counters", "estimated fpp",
         "approx. element count", "file size", "memory (counters)");
@@ -81,14 +80,5 @@ class CountingInfoTest {
     Result info = CliRunner.run("info", file.toString());
     assertThat(info.exitCode()).isEqualTo(1);
     assertThat(info.err()).startsWith("bloom: error: cannot load filter " + file).contains("checksum mismatch");
-  }
-
-  private static Map<String, String> parse(String out) {
-    Map<String, String> fields = new LinkedHashMap<>();
-    out.lines().forEach(line -> {
-      int colon = line.indexOf(": ");
-      fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
-    });
-    return fields;
   }
 }
