@@ -23,6 +23,8 @@ final class CounterProbes {
   int[] words = new int[16];
   /** The item's nibbles in {@code words[i]}. */
   long[] masks = new long[16];
+  /** Scratch for the caller: a value read from {@code words[i]}. */
+  long[] seen = new long[16];
   int size;
   /**
    * The word of the first probe. Uniform over the words (the minimum of k words is not: it crowds the
@@ -70,6 +72,7 @@ final class CounterProbes {
     if (words.length < k) {
       words = new int[k];
       masks = new long[k];
+      seen = new long[k];
     }
     size = 0;
     long x = Probes.reduce(h1, m);

@@ -82,7 +82,11 @@ final class CounterWords {
    * one of them was 0 before. Volatile (sequentially consistent) when it writes.
    */
   static boolean incrementCas(long[] words, int w, long mask) {
-    long seen = AtomicWords.getAcquire(words, w);
+    return incrementCas(words, w, mask, AtomicWords.getAcquire(words, w));
+  }
+
+  /** {@link #incrementCas(long[], int, long)} whose first CAS expects {@code seen}, read by the caller. */
+  static boolean incrementCas(long[] words, int w, long mask, long seen) {
     for (;;) {
       long add = mask & ~stuckNibbles(seen);
       if (add == 0) {

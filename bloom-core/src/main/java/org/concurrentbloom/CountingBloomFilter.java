@@ -184,9 +184,15 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
     gate.enterShared(stripe);
     try {
       CounterTable t = table; // read inside the gate: clear and merge replace it only outside
+      // Two passes, as StandardLayout.set does: the loads are independent, so their cache misses
+      // overlap; the CASes then find their lines cached (one pass would wait for each miss in turn,
+      // since a locked instruction lets no later load start before it).
+      for (int i = 0; i < p.size; i++) {
+        p.seen[i] = AtomicWords.getAcquire(t.words, p.words[i]);
+      }
       boolean wasAbsent = false;
       for (int i = 0; i < p.size; i++) {
-        wasAbsent |= CounterWords.incrementCas(t.words, p.words[i], p.masks[i]);
+        wasAbsent |= CounterWords.incrementCas(t.words, p.words[i], p.masks[i], p.seen[i]);
       }
       if (wasAbsent) {
         t.count.increment(); // inside the gate, so that snapshots see words and count agree

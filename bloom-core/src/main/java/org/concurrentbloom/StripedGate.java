@@ -13,9 +13,11 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Each stripe is one {@code long} in its own 128-byte slot (two cache lines, so that adjacent-line
  * prefetching does not pair stripes either): bit 63 is the exclusive holder, the low bits count shared
- * holders. Entering shared is one CAS that fails while bit 63 is set. Entering exclusively sets bit 63
- * (waiting for a previous exclusive holder), which stops new shared entries, and then waits for the
- * shared holders to leave: so a stream of shared entries cannot starve an exclusive one.
+ * holders. Entering shared is one atomic add, undone (and retried once bit 63 clears) if bit 63 was set.
+ * Entering exclusively sets bit 63 with a CAS (waiting for a previous exclusive holder), which stops new
+ * shared entries, and then waits for the shared holders to leave: so a stream of shared entries cannot
+ * starve an exclusive one. All accesses are volatile, so a holder's writes happen-before the next
+ * holder's reads of the stripe's data.
  *
  * <p>Waiting spins with {@link Thread#onSpinWait()} and then yields: holders hold a stripe for a few
  * counter updates, except that bulk operations hold all stripes for a pass over the array. No holder
@@ -57,12 +59,16 @@ final class StripedGate {
 
   void enterShared(int stripe) {
     int i = stripe * SLOT;
-    for (int spins = 0; ; spins++) {
-      long s = (long) STATE.getVolatile(states, i);
-      if (s >= 0 && STATE.compareAndSet(states, i, s, s + 1)) {
-        return;
+    for (int spins = 0; ; ) {
+      if ((long) STATE.getAndAdd(states, i, 1L) >= 0) {
+        return; // no exclusive holder: one atomic add is the whole entry
       }
-      backOff(spins);
+      // An exclusive holder (or claimant): back out, and wait for it to leave. Meanwhile its drain
+      // may see our transient 1 and wait a moment longer; nothing else reads the count.
+      STATE.getAndAdd(states, i, -1L);
+      while ((long) STATE.getVolatile(states, i) < 0) {
+        backOff(spins++);
+      }
     }
   }
 
@@ -72,6 +78,9 @@ final class StripedGate {
 
   void enterExclusive(int stripe) {
     int i = stripe * SLOT;
+    if (STATE.compareAndSet(states, i, 0L, EXCLUSIVE)) {
+      return; // nobody inside
+    }
     for (int spins = 0; ; spins++) {
       long s = (long) STATE.getVolatile(states, i);
       if (s >= 0 && STATE.compareAndSet(states, i, s, s | EXCLUSIVE)) {
@@ -86,8 +95,9 @@ final class StripedGate {
   }
 
   void exitExclusive(int stripe) {
-    // Only this thread writes the state while it holds it exclusively (shared entries fail and retry).
-    STATE.setRelease(states, stripe * SLOT, 0L);
+    // An add, not a store of 0: a shared entry that is backing out may have its transient 1 in the count.
+    // Adding Long.MIN_VALUE clears bit 63 (it is set), whatever the low bits hold.
+    STATE.getAndAdd(states, stripe * SLOT, EXCLUSIVE);
   }
 
   /** Enters every stripe exclusively, in ascending order: no add or remove is in progress on return. */
