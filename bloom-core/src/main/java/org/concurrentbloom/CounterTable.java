@@ -17,7 +17,7 @@ final class CounterTable {
     count.add(initialCount);
   }
 
-  /** The count, which concurrent false positives can drive below zero, floored at 0. */
+  /** The count, floored at 0: false positives of add (uncounted adds whose removes count) can drive the sum below. */
   long count() {
     return Math.max(0, count.sum());
   }

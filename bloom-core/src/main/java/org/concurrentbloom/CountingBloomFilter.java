@@ -88,15 +88,25 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * the new counters aside and publish them with one volatile write (CounterTable), so readers see the
    * whole change at once, which makes both linearizable.
    *
+   * Why these and not less: both hazards were observed. With add not entering the gate, the jcstress test
+   * CountingAddRemoveSameItem saw hazard (2) (w reported absent) in 6 of 8 JVM configurations, 4 to 61
+   * times in about 500,000 samples each; with remove not entering it, two removes of one add both passed
+   * their check (the Lincheck, stress and jcstress tests all fail: the second decrement finds a zero).
+   * A CAS per word is what adds and removes still do inside the gate, for the counters of other items
+   * that share the word.
+   *
    * Alternatives. A reader-writer lock over the whole filter with adds as readers serialises every add on
    * one cache line. Striping by the words an add touches needs k lock entries per add; stripe by the
    * first probe's word is one. A k-word CAS (Harris, Fraser and Pratt, "A Practical Multi-Word
    * Compare-and-Swap Operation", DISC 2002) would make remove lock-free but costs descriptor allocation
    * and 2k+1 CASes per remove, plus a descriptor check on every read. A seqlock would let readers retry
    * instead of seeing partial removes, which (above) they can safely see, and still needs removes to
-   * exclude each other. The gate costs add one uncontended CAS and one atomic add on a line shared by
-   * 1/stripes of all adds; CountingBenchmark measures add, remove and mightContain against Commons
-   * Collections' (single-threaded) ArrayCountingBloomFilter.
+   * exclude each other. The gate costs an add two atomic adds (enter, leave) on a line it shares with
+   * 1/stripes of all adds, about a quarter of the add's own k = 7 CASes at p = 1%; a remove pays up to k
+   * CASes to enter. A quick single-thread JMH comparison of add with and without the gate could not tell
+   * them apart on a busy development machine (both about 250 ns at n = 1M, errors larger than the gap);
+   * CountingBenchmark (add, addShared, removeThenAdd, against Commons Collections'
+   * ArrayCountingBloomFilter) is the measurement to trust, on an idle machine.
    */
 
   /** Stripes of the gate: many more than cores, so adds rarely share one; 32 KiB of padded slots. */
