@@ -48,10 +48,6 @@ final class StripedGate {
     states = new long[stripes * SLOT];
   }
 
-  int stripes() {
-    return stripes;
-  }
-
   /** The stripe covering word {@code word}. */
   int stripeOf(int word) {
     return word >>> shift;
