@@ -15,18 +15,19 @@ import java.util.zip.CRC32C;
  * offset size  field (big-endian)
  *  0      4    magic "CBLM" (0x43 0x42 0x4C 0x4D)
  *  4      1    format version (1)
- *  5      1    filter type (1 = standard, 2 = blocked, 3 = Guava-compatible)
- *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes, for type 1;
+ *  5      1    filter type (1 = standard, 2 = blocked, 3 = Guava-compatible, 4 = counting)
+ *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes, for types 1, 4;
  *              2 = MurmurHash3 x64 128 + 512-bit block, see BlockedLayout, for type 2;
  *              3 = Guava's MURMUR128_MITZ_64, see GuavaLayout, for type 3)
  *  7      1    flags, reserved: 0
- *  8      8    m, bits
+ *  8      8    m, bits (counters for type 4)
  * 16      4    k, hash functions
  * 20      8    n, expected insertions
  * 28      8    p, target false-positive probability (IEEE 754 binary64)
  * 36      8    count, adds that returned true
- * 44      8    L, payload bytes = 8 * ceil(m / 64)
- * 52      L    the bit array as 64-bit words; bit i is bit (i mod 64), least significant first, of word i / 64
+ * 44      8    L, payload bytes = 8 * ceil(m / 64); 8 * ceil(m / 16) for type 4
+ * 52      L    the bit array as 64-bit words; bit i is bit (i mod 64), least significant first, of word i / 64;
+ *              for type 4 the 4-bit counters, counter i in bits 4 (i mod 16) .. 4 (i mod 16) + 3 of word i / 16
  * 52+L    4    CRC32C of bytes [0, 52+L)
  * </pre>
  *
@@ -76,10 +77,11 @@ final class FilterFormat {
 
   static Loaded read(InputStream in) throws IOException {
     CRC32C crc = new CRC32C();
-    byte[] headerBytes = new byte[HEADER_BYTES];
-    readFully(in, headerBytes, 0, HEADER_BYTES, "header");
-    crc.update(headerBytes);
-    Header h = parseHeader(ByteBuffer.wrap(headerBytes));
+    Header h = readHeader(in, crc);
+    if (h.type() == CounterWords.TYPE) {
+      throw new IOException("filter type " + h.type() + " is a counting filter, not a BloomFilter: read it with"
+          + " CountingBloomFilter.readFrom");
+    }
     Layout layout;
     try {
       layout = Layout.of(h.type(), h.bits(), h.hashFunctions());
@@ -88,8 +90,25 @@ final class FilterFormat {
     }
 
     int wordCount = Sizing.wordsFor(h.bits());
-    long[] words = readWords(in, wordCount, crc);
+    long[] words = readPayload(in, wordCount, crc);
+    int tailBits = (int) (h.bits() & 63);
+    if (tailBits != 0 && (words[wordCount - 1] >>> tailBits) != 0) {
+      throw new IOException("bits past m=" + h.bits() + " are set in the last word: not a valid filter");
+    }
+    return new Loaded(h, layout, words);
+  }
 
+  /** Reads and checks the fixed header of any filter type, updating {@code crc} with its bytes. */
+  static Header readHeader(InputStream in, CRC32C crc) throws IOException {
+    byte[] headerBytes = new byte[HEADER_BYTES];
+    readFully(in, headerBytes, 0, HEADER_BYTES, "header");
+    crc.update(headerBytes);
+    return parseHeader(ByteBuffer.wrap(headerBytes));
+  }
+
+  /** Reads the payload of {@code wordCount} words and the CRC32C trailer, and checks the checksum. */
+  static long[] readPayload(InputStream in, int wordCount, CRC32C crc) throws IOException {
+    long[] words = readWords(in, wordCount, crc);
     byte[] trailer = new byte[TRAILER_BYTES];
     readFully(in, trailer, 0, TRAILER_BYTES, "CRC32C trailer");
     int stored = ByteBuffer.wrap(trailer).getInt();
@@ -98,11 +117,7 @@ final class FilterFormat {
       throw new IOException(String.format(
           "checksum mismatch: stored CRC32C 0x%08x, computed 0x%08x: the data is corrupt", stored, actual));
     }
-    int tailBits = (int) (h.bits() & 63);
-    if (tailBits != 0 && (words[wordCount - 1] >>> tailBits) != 0) {
-      throw new IOException("bits past m=" + h.bits() + " are set in the last word: not a valid filter");
-    }
-    return new Loaded(h, layout, words);
+    return words;
   }
 
   /**
@@ -164,9 +179,12 @@ final class FilterFormat {
       expectedStrategy = BlockedLayout.STRATEGY;
     } else if (type == GuavaLayout.TYPE) {
       expectedStrategy = GuavaLayout.STRATEGY;
+    } else if (type == CounterWords.TYPE) {
+      expectedStrategy = Probes.STRATEGY_MURMUR3_128_EDH;
     } else {
       throw new IOException("unknown filter type " + type + "; known types: " + StandardLayout.TYPE
-          + " (standard), " + BlockedLayout.TYPE + " (blocked), " + GuavaLayout.TYPE + " (Guava-compatible)");
+          + " (standard), " + BlockedLayout.TYPE + " (blocked), " + GuavaLayout.TYPE + " (Guava-compatible), "
+          + CounterWords.TYPE + " (counting)");
     }
     int strategy = b.get() & 0xFF;
     if (strategy != expectedStrategy) {
@@ -183,8 +201,13 @@ final class FilterFormat {
     double p = b.getDouble();
     long count = b.getLong();
     long payload = b.getLong();
+    boolean counting = type == CounterWords.TYPE;
     try {
-      Sizing.checkShape(bits, k);
+      if (counting) {
+        CounterWords.checkShape(bits, k);
+      } else {
+        Sizing.checkShape(bits, k);
+      }
       Sizing.checkExpectedInsertions(n);
       Sizing.checkFpp(p);
     } catch (IllegalArgumentException e) {
@@ -193,10 +216,10 @@ final class FilterFormat {
     if (count < 0) {
       throw new IOException("invalid header: count must be >= 0, was " + count);
     }
-    long expectedPayload = 8L * Sizing.wordsFor(bits);
+    long expectedPayload = 8L * (counting ? CounterWords.wordsFor(bits) : Sizing.wordsFor(bits));
     if (payload != expectedPayload) {
       throw new IOException("invalid header: payload length " + payload + " bytes does not match m=" + bits
-          + " bits, which needs " + expectedPayload);
+          + (counting ? " counters" : " bits") + ", which needs " + expectedPayload);
     }
     return new Header(type, strategy, bits, k, n, p, count);
   }

@@ -378,38 +378,50 @@ public class BloomFilterLincheckTest {
         .check(filterUnderTest());
   }
 
-  /** One operation of {@link FilterUnderTest} with its arguments. */
-  private record Call(String name, Object... args) {}
+  /** One operation of the object under test with its arguments. */
+  record Call(String name, Object... args) {}
 
-  private static Call call(String name, Object... args) {
+  static Call call(String name, Object... args) {
     return new Call(name, args);
   }
 
   private static ExecutionScenario scenario(List<List<Call>> threads, List<Call> post) {
+    return scenario(FilterUnderTest.class, threads, post);
+  }
+
+  static ExecutionScenario scenario(Class<?> target, List<List<Call>> threads, List<Call> post) {
+    return scenario(target, List.of(), threads, post);
+  }
+
+  /** A scenario of {@code target}'s operations: {@code init}, the threads' calls in parallel, {@code post}. */
+  static ExecutionScenario scenario(Class<?> target, List<Call> init, List<List<Call>> threads, List<Call> post) {
     return CustomScenarioDSLKt.scenario(s -> {
+      if (!init.isEmpty()) {
+        s.initial(t -> addCalls(target, t, init));
+      }
       s.parallel(p -> {
         for (List<Call> thread : threads) {
-          p.thread(t -> addCalls(t, thread));
+          p.thread(t -> addCalls(target, t, thread));
         }
         return Unit.INSTANCE;
       });
       if (!post.isEmpty()) {
-        s.post(t -> addCalls(t, post));
+        s.post(t -> addCalls(target, t, post));
       }
       return Unit.INSTANCE;
     });
   }
 
-  private static Unit addCalls(DSLThreadScenario thread, List<Call> calls) {
+  private static Unit addCalls(Class<?> target, DSLThreadScenario thread, List<Call> calls) {
     for (Call c : calls) {
-      thread.actor(operation(c.name(), c.args().length), c.args());
+      thread.actor(operation(target, c.name(), c.args().length), c.args());
     }
     return Unit.INSTANCE;
   }
 
-  /** The operation's method as declared in {@link FilterUnderTest}; subclasses inherit it. */
-  private static KFunction<?> operation(String name, int arity) {
-    for (var method : FilterUnderTest.class.getMethods()) {
+  /** The operation's method as declared in {@code target}; subclasses inherit it. */
+  private static KFunction<?> operation(Class<?> target, String name, int arity) {
+    for (var method : target.getMethods()) {
       if (method.getName().equals(name) && method.getParameterCount() == arity) {
         return Objects.requireNonNull(ReflectJvmMapping.getKotlinFunction(method));
       }

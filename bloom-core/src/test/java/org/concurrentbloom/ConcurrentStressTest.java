@@ -304,7 +304,7 @@ class ConcurrentStressTest {
   }
 
   /** Set by the harness once the bounded workers are done; background workers poll it. */
-  private static final class Stop {
+  static final class Stop {
     private volatile boolean requested;
 
     boolean requested() {
@@ -312,7 +312,7 @@ class ConcurrentStressTest {
     }
   }
 
-  private static void runTogether(List<Runnable> bounded, List<Runnable> background) throws Exception {
+  static void runTogether(List<Runnable> bounded, List<Runnable> background) throws Exception {
     runTogether(bounded, background, new Stop());
   }
 
@@ -321,7 +321,7 @@ class ConcurrentStressTest {
    * stops the background ones (which loop until {@code stop} is requested) and waits for those.
    * Rethrows the first failure of any thread.
    */
-  private static void runTogether(List<Runnable> bounded, List<Runnable> background, Stop stop)
+  static void runTogether(List<Runnable> bounded, List<Runnable> background, Stop stop)
       throws Exception {
     CountDownLatch ready = new CountDownLatch(bounded.size() + background.size());
     CountDownLatch go = new CountDownLatch(1);

@@ -80,7 +80,7 @@ class FilterFormatFuzzTest {
     }
   }
 
-  private static byte[] mutate(byte[] valid, SplittableRandom random) {
+  static byte[] mutate(byte[] valid, SplittableRandom random) {
     byte[] b = valid.clone();
     switch (random.nextInt(7)) {
       case 0: // flip 1..4 random bits

@@ -53,7 +53,7 @@ final class CommonsFilter implements FilterUnderTest {
     filter.clear();
   }
 
-  private static Hasher hasher(Object key) {
+  static Hasher hasher(Object key) {
     HashCode hash = key instanceof Long value
         ? MURMUR.hashLong(value)
         : MURMUR.hashString((CharSequence) key, StandardCharsets.UTF_8);

@@ -46,8 +46,18 @@ final class FilterFiles {
    * @throws CliException if the file is missing, unreadable, truncated, corrupt or not a filter
    */
   static BloomFilter<CharSequence> load(Path path) throws CliException {
+    return load(path, in -> BloomFilter.readFrom(in, Funnels.stringFunnel()));
+  }
+
+  /** Reads one filter from a stream; the library's {@code readFrom} of some filter type. */
+  interface Reader<F> {
+    F read(InputStream in) throws IOException;
+  }
+
+  /** {@link #load(Path)} for any filter type: {@code reader} reads it, this checks nothing follows. */
+  static <F> F load(Path path, Reader<F> reader) throws CliException {
     try (InputStream in = new BufferedInputStream(Files.newInputStream(path), BUFFER_BYTES)) {
-      BloomFilter<CharSequence> filter = BloomFilter.readFrom(in, Funnels.stringFunnel());
+      F filter = reader.read(in);
       if (in.read() != -1) {
         throw new CliException("cannot load filter " + path
             + ": unexpected bytes after the end of the filter; the file is corrupt");

@@ -20,7 +20,9 @@ import picocli.CommandLine.ParentCommand;
         "Prints one \"field: value\" line each for the filter's type, bits (m), hash functions (k), "
             + "count (adds that set a new bit), the expected insertions and target fpp it was sized "
             + "for, fill ratio (fraction of bits set), estimated fpp at its count, approximate number "
-            + "of distinct keys (from the bits set), file size, and in-memory size of its bit array."})
+            + "of distinct keys (from the bits set), file size, and in-memory size of its bit array.",
+        "For a counting filter: counters (m) instead of bits, the counters stuck at 15, and the "
+            + "in-memory size of its counters."})
 final class InfoCommand implements Callable<Integer> {
   private static final String FORMAT = "%-23s %s%n";
 
@@ -32,13 +34,11 @@ final class InfoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws CliException {
-    BloomFilter<CharSequence> filter = FilterFiles.load(file);
-    long fileSize;
-    try {
-      fileSize = Files.size(file);
-    } catch (IOException e) {
-      throw new CliException("cannot read " + file + ": " + ErrorReporter.reason(e), e);
+    if (CountingInfo.isCountingFile(file)) {
+      return CountingInfo.print(parent.streams().out(), file);
     }
+    BloomFilter<CharSequence> filter = FilterFiles.load(file);
+    long fileSize = fileSize(file);
     double fill = filter.fillRatio();
     long setBits = Math.round(fill * filter.bitSize());
     long approx = filter.approximateElementCount();
@@ -62,7 +62,15 @@ final class InfoCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static void field(PrintWriter out, String name, String value) {
+  static long fileSize(Path file) throws CliException {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new CliException("cannot read " + file + ": " + ErrorReporter.reason(e), e);
+    }
+  }
+
+  static void field(PrintWriter out, String name, String value) {
     out.printf(FORMAT, name, value);
   }
 
