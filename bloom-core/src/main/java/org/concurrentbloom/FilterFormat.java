@@ -15,7 +15,8 @@ import java.util.zip.CRC32C;
  * offset size  field (big-endian)
  *  0      4    magic "CBLM" (0x43 0x42 0x4C 0x4D)
  *  4      1    format version (1)
- *  5      1    filter type (1 = standard, 2 = blocked, 3 = Guava-compatible)
+ *  5      1    filter type (1 = standard, 2 = blocked, 3 = Guava-compatible; 5 = scalable, which
+ *              {@link ScalableFormat} reads and this class rejects)
  *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes, for type 1;
  *              2 = MurmurHash3 x64 128 + 512-bit block, see BlockedLayout, for type 2;
  *              3 = Guava's MURMUR128_MITZ_64, see GuavaLayout, for type 3)
@@ -146,7 +147,8 @@ final class FilterFormat {
     }
   }
 
-  private static Header parseHeader(ByteBuffer b) throws IOException {
+  /** Checks the magic and the version, the first 5 bytes of every type, and returns the type byte. */
+  static int readPreamble(ByteBuffer b) throws IOException {
     int magic = b.getInt();
     if (magic != MAGIC) {
       throw new IOException(String.format(
@@ -156,9 +158,16 @@ final class FilterFormat {
     if (version != VERSION) {
       throw new IOException("unsupported format version " + version + "; this library reads version " + VERSION);
     }
-    int type = b.get() & 0xFF;
+    return b.get() & 0xFF;
+  }
+
+  private static Header parseHeader(ByteBuffer b) throws IOException {
+    int type = readPreamble(b);
     int expectedStrategy;
-    if (type == StandardLayout.TYPE) {
+    if (type == ScalableFormat.TYPE) {
+      throw new IOException("filter type " + type + " is a scalable Bloom filter: read it with "
+          + "ScalableBloomFilter.readFrom, not BloomFilter.readFrom");
+    } else if (type == StandardLayout.TYPE) {
       expectedStrategy = Probes.STRATEGY_MURMUR3_128_EDH;
     } else if (type == BlockedLayout.TYPE) {
       expectedStrategy = BlockedLayout.STRATEGY;
