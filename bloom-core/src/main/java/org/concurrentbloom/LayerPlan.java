@@ -28,7 +28,7 @@ final class LayerPlan {
 
   LayerPlan(long initialCapacity, double fpp, int growthFactor, double tighteningRatio, boolean blocked,
       long maxBits, IntFunction<Layout> layoutOverride) {
-    Sizing.checkExpectedInsertions(initialCapacity);
+    checkInitialCapacity(initialCapacity);
     Sizing.checkFpp(fpp);
     checkGrowthFactor(growthFactor);
     checkTighteningRatio(tighteningRatio);
@@ -40,6 +40,12 @@ final class LayerPlan {
     this.blocked = blocked;
     this.maxBits = maxBits;
     this.layoutOverride = layoutOverride;
+  }
+
+  static void checkInitialCapacity(long n0) {
+    if (n0 < 1) {
+      throw new IllegalArgumentException("initialCapacity must be >= 1, was " + n0);
+    }
   }
 
   static void checkGrowthFactor(int s) {

@@ -177,9 +177,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
 
     /** n0, the items the first layer holds. Required; at least 1. */
     public Builder<T> initialCapacity(long initialCapacity) {
-      if (initialCapacity < 1) {
-        throw new IllegalArgumentException("initialCapacity must be >= 1, was " + initialCapacity);
-      }
+      LayerPlan.checkInitialCapacity(initialCapacity);
       this.initialCapacity = initialCapacity;
       return this;
     }
@@ -459,7 +457,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
 
   /**
    * The sum of the current layers' target rates: a bound on the compound false-positive probability
-   * while every layer is within its capacity, which it always is. Below {@link #fpp()}.
+   * while every layer is within its capacity, which it always is. At most {@link #fpp()}.
    */
   public double fppBound() {
     double sum = 0;

@@ -25,7 +25,7 @@ import java.util.zip.CheckedOutputStream;
  * 16      8    p, target compound false-positive probability (IEEE 754 binary64)
  * 24      4    s, growth factor
  * 28      8    r, tightening ratio (IEEE 754 binary64)
- * 36      8    memory cap in bits over all layers; 0 = none
+ * 36      8    memory cap in bits over all layers; 0 = none (Long.MAX_VALUE is rejected: not canonical)
  * 44      4    L, layer count
  * 48      ...  L layer records, oldest first, each a complete type 1 or 2 filter as FilterFormat writes it
  * end     4    CRC32C of every byte before it, the layer records included
@@ -94,6 +94,9 @@ final class ScalableFormat {
     double tighteningRatio = b.getDouble();
     long cap = b.getLong();
     int layerCount = b.getInt();
+    if (cap == LayerPlan.NO_CAP) { // the writer writes 0 for "none"; accepting both would not round-trip
+      throw new IOException("invalid scalable filter header: memory cap " + cap + " must be written as 0 (none)");
+    }
     LayerPlan plan;
     try {
       plan = new LayerPlan(initialCapacity, fpp, growthFactor, tighteningRatio, blocked,
