@@ -46,8 +46,23 @@ final class FilterFiles {
    * @throws CliException if the file is missing, unreadable, truncated, corrupt or not a filter
    */
   static BloomFilter<CharSequence> load(Path path) throws CliException {
+    return load(path, in -> BloomFilter.readFrom(in, Funnels.stringFunnel()));
+  }
+
+  /** Reads one filter of some type from a stream; see {@link #load(Path, Reader)}. */
+  interface Reader<F> {
+    F read(InputStream in) throws IOException;
+  }
+
+  /**
+   * Reads the filter in {@code path} with {@code reader}; the file must hold exactly one filter and
+   * nothing after it.
+   *
+   * @throws CliException if the file is missing, unreadable, truncated, corrupt or not such a filter
+   */
+  static <F> F load(Path path, Reader<F> reader) throws CliException {
     try (InputStream in = new BufferedInputStream(Files.newInputStream(path), BUFFER_BYTES)) {
-      BloomFilter<CharSequence> filter = BloomFilter.readFrom(in, Funnels.stringFunnel());
+      F filter = reader.read(in);
       if (in.read() != -1) {
         throw new CliException("cannot load filter " + path
             + ": unexpected bytes after the end of the filter; the file is corrupt");

@@ -32,6 +32,9 @@ final class InfoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws CliException {
+    if (ScalableInfo.isScalable(file)) {
+      return ScalableInfo.print(parent.streams().out(), file);
+    }
     BloomFilter<CharSequence> filter = FilterFiles.load(file);
     long fileSize;
     try {
