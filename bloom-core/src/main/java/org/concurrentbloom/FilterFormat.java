@@ -91,19 +91,23 @@ final class FilterFormat {
     int wordCount = Sizing.wordsFor(h.bits());
     long[] words = readWords(in, wordCount, crc);
 
-    byte[] trailer = new byte[TRAILER_BYTES];
-    readFully(in, trailer, 0, TRAILER_BYTES, "CRC32C trailer");
-    int stored = ByteBuffer.wrap(trailer).getInt();
-    int actual = (int) crc.getValue();
-    if (stored != actual) {
-      throw new IOException(String.format(
-          "checksum mismatch: stored CRC32C 0x%08x, computed 0x%08x: the data is corrupt", stored, actual));
-    }
+    checkTrailer(in, (int) crc.getValue());
     int tailBits = (int) (h.bits() & 63);
     if (tailBits != 0 && (words[wordCount - 1] >>> tailBits) != 0) {
       throw new IOException("bits past m=" + h.bits() + " are set in the last word: not a valid filter");
     }
     return new Loaded(h, layout, words);
+  }
+
+  /** Reads the 4-byte CRC32C trailer and compares it with {@code computed}, the CRC of all bytes before it. */
+  static void checkTrailer(InputStream in, int computed) throws IOException {
+    byte[] trailer = new byte[TRAILER_BYTES];
+    readFully(in, trailer, 0, TRAILER_BYTES, "CRC32C trailer");
+    int stored = ByteBuffer.wrap(trailer).getInt();
+    if (stored != computed) {
+      throw new IOException(String.format(
+          "checksum mismatch: stored CRC32C 0x%08x, computed 0x%08x: the data is corrupt", stored, computed));
+    }
   }
 
   /**
@@ -161,6 +165,14 @@ final class FilterFormat {
     return b.get() & 0xFF;
   }
 
+  /** Reads the reserved flags byte (offset 7 in every type), which must be 0. */
+  static void readFlags(ByteBuffer b) throws IOException {
+    int flags = b.get() & 0xFF;
+    if (flags != 0) {
+      throw new IOException("reserved flags byte is " + flags + ", expected 0");
+    }
+  }
+
   private static Header parseHeader(ByteBuffer b) throws IOException {
     int type = readPreamble(b);
     int expectedStrategy;
@@ -182,10 +194,7 @@ final class FilterFormat {
       throw new IOException("unknown hash strategy " + strategy + " for filter type " + type
           + "; that type uses strategy " + expectedStrategy);
     }
-    int flags = b.get() & 0xFF;
-    if (flags != 0) {
-      throw new IOException("reserved flags byte is " + flags + ", expected 0");
-    }
+    readFlags(b);
     long bits = b.getLong();
     int k = b.getInt();
     long n = b.getLong();

@@ -84,10 +84,7 @@ final class ScalableFormat {
           + layerStrategy(false) + " (standard layers) or " + layerStrategy(true) + " (blocked layers)");
     }
     boolean blocked = strategy == layerStrategy(true);
-    int flags = b.get() & 0xFF;
-    if (flags != 0) {
-      throw new IOException("reserved flags byte is " + flags + ", expected 0");
-    }
+    FilterFormat.readFlags(b);
     long initialCapacity = b.getLong();
     double fpp = b.getDouble();
     int growthFactor = b.getInt();
@@ -126,14 +123,7 @@ final class ScalableFormat {
       throw new IOException("the layers take " + totalBits + " bits, above the filter's cap of " + plan.maxBits);
     }
 
-    int computed = (int) checked.getChecksum().getValue();
-    byte[] trailer = new byte[FilterFormat.TRAILER_BYTES];
-    FilterFormat.readFully(in, trailer, 0, FilterFormat.TRAILER_BYTES, "CRC32C trailer");
-    int stored = ByteBuffer.wrap(trailer).getInt();
-    if (stored != computed) {
-      throw new IOException(String.format(
-          "checksum mismatch: stored CRC32C 0x%08x, computed 0x%08x: the data is corrupt", stored, computed));
-    }
+    FilterFormat.checkTrailer(in, (int) checked.getChecksum().getValue());
     return new Loaded(plan, List.copyOf(layers));
   }
 

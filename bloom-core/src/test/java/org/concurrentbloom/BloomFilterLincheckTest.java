@@ -378,43 +378,53 @@ public class BloomFilterLincheckTest {
         .check(filterUnderTest());
   }
 
-  /** One operation of {@link FilterUnderTest} with its arguments. */
-  private record Call(String name, Object... args) {}
+  /** One operation with its arguments, looked up by name in the Lincheck target of the scenario. */
+  record Call(String name, Object... args) {}
 
-  private static Call call(String name, Object... args) {
+  static Call call(String name, Object... args) {
     return new Call(name, args);
   }
 
   private static ExecutionScenario scenario(List<List<Call>> threads, List<Call> post) {
+    return scenario(FilterUnderTest.class, List.of(), threads, post);
+  }
+
+  /**
+   * A hand-written scenario of operations declared in {@code target} (subclasses of it inherit them):
+   * the initial part, the parallel threads, and the post part. Either end part may be empty.
+   */
+  static ExecutionScenario scenario(Class<?> target, List<Call> init, List<List<Call>> threads, List<Call> post) {
     return CustomScenarioDSLKt.scenario(s -> {
+      if (!init.isEmpty()) {
+        s.initial(t -> addCalls(t, target, init));
+      }
       s.parallel(p -> {
         for (List<Call> thread : threads) {
-          p.thread(t -> addCalls(t, thread));
+          p.thread(t -> addCalls(t, target, thread));
         }
         return Unit.INSTANCE;
       });
       if (!post.isEmpty()) {
-        s.post(t -> addCalls(t, post));
+        s.post(t -> addCalls(t, target, post));
       }
       return Unit.INSTANCE;
     });
   }
 
-  private static Unit addCalls(DSLThreadScenario thread, List<Call> calls) {
+  private static Unit addCalls(DSLThreadScenario thread, Class<?> target, List<Call> calls) {
     for (Call c : calls) {
-      thread.actor(operation(c.name(), c.args().length), c.args());
+      thread.actor(operation(target, c.name(), c.args().length), c.args());
     }
     return Unit.INSTANCE;
   }
 
-  /** The operation's method as declared in {@link FilterUnderTest}; subclasses inherit it. */
-  private static KFunction<?> operation(String name, int arity) {
-    for (var method : FilterUnderTest.class.getMethods()) {
+  private static KFunction<?> operation(Class<?> target, String name, int arity) {
+    for (var method : target.getMethods()) {
       if (method.getName().equals(name) && method.getParameterCount() == arity) {
         return Objects.requireNonNull(ReflectJvmMapping.getKotlinFunction(method));
       }
     }
-    throw new AssertionError("no operation " + name + "/" + arity);
+    throw new AssertionError("no operation " + name + "/" + arity + " in " + target.getSimpleName());
   }
 
   // ---------------------------------------------------------------- add's result

@@ -1,13 +1,10 @@
 package org.concurrentbloom;
 
+import static org.concurrentbloom.BloomFilterLincheckTest.call;
+
 import java.util.List;
-import java.util.Objects;
-import kotlin.Unit;
-import kotlin.reflect.KFunction;
-import kotlin.reflect.jvm.ReflectJvmMapping;
+import org.concurrentbloom.BloomFilterLincheckTest.Call;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
-import org.jetbrains.lincheck.datastructures.CustomScenarioDSLKt;
-import org.jetbrains.lincheck.datastructures.DSLThreadScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -63,21 +60,21 @@ public class ScalableBloomFilterLincheckTest {
   /** add's result, adds never overlapping each other; queries and clears overlap them. */
   @Param(name = "key", gen = IntGen.class, conf = "0:" + (BloomFilterLincheckTest.KEY_COUNT - 1))
   public static class AddResultTest {
-    final ScalableBloomFilter<Integer> filter = newFilter();
+    private final FilterUnderTest target = new FilterUnderTest();
 
     @Operation(nonParallelGroup = "adders")
     public boolean add(@Param(name = "key") int key) {
-      return filter.add(DOMAIN.keys[key]);
+      return target.filter.add(DOMAIN.keys[key]);
     }
 
     @Operation
     public boolean mightContain(@Param(name = "key") int key) {
-      return filter.mightContain(DOMAIN.keys[key]);
+      return target.mightContain(key);
     }
 
     @Operation
     public void clear() {
-      filter.clear();
+      target.clear();
     }
   }
 
@@ -147,40 +144,7 @@ public class ScalableBloomFilterLincheckTest {
         .check(FilterUnderTest.class);
   }
 
-  /** One operation of {@link FilterUnderTest} with its arguments. */
-  private record Call(String name, Object... args) {}
-
-  private static Call call(String name, Object... args) {
-    return new Call(name, args);
-  }
-
   private static ExecutionScenario scenario(List<Call> init, List<List<Call>> threads, List<Call> post) {
-    return CustomScenarioDSLKt.scenario(s -> {
-      s.initial(t -> addCalls(t, init));
-      s.parallel(p -> {
-        for (List<Call> thread : threads) {
-          p.thread(t -> addCalls(t, thread));
-        }
-        return Unit.INSTANCE;
-      });
-      s.post(t -> addCalls(t, post));
-      return Unit.INSTANCE;
-    });
-  }
-
-  private static Unit addCalls(DSLThreadScenario thread, List<Call> calls) {
-    for (Call c : calls) {
-      thread.actor(operation(c.name(), c.args().length), c.args());
-    }
-    return Unit.INSTANCE;
-  }
-
-  private static KFunction<?> operation(String name, int arity) {
-    for (var method : FilterUnderTest.class.getMethods()) {
-      if (method.getName().equals(name) && method.getParameterCount() == arity) {
-        return Objects.requireNonNull(ReflectJvmMapping.getKotlinFunction(method));
-      }
-    }
-    throw new AssertionError("no operation " + name + "/" + arity);
+    return BloomFilterLincheckTest.scenario(FilterUnderTest.class, init, threads, post);
   }
 }

@@ -78,18 +78,10 @@ class ScalableConcurrentStressTest {
     long total = boundary(1_000, 2, 10);
     long perThread = total / THREADS;
     assertThat(perThread * THREADS).isEqualTo(total);
-    LongAdder reportedNew = new LongAdder();
-
-    runTogether(THREADS, owner -> {
-      for (long i = 0; i < perThread; i++) {
-        if (f.add(key(owner, i))) {
-          reportedNew.increment();
-        }
-      }
-    });
+    long reportedNew = addDisjointKeys(f, perThread);
 
     assertThat(falseNegatives(f, THREADS, perThread)).as("keys missing after all adds").isZero();
-    assertThat(f.count()).isEqualTo(reportedNew.sum()).isEqualTo(total);
+    assertThat(f.count()).isEqualTo(reportedNew).isEqualTo(total);
     assertThat(f.layerCount()).isEqualTo(11);
     assertThat(built.get()).as("layers built").isEqualTo(11);
     List<ScalableBloomFilter.LayerStats> layers = f.layerStats();
@@ -109,18 +101,10 @@ class ScalableConcurrentStressTest {
   void realSizingUnderConcurrentGrowthKeepsEveryLayerWithinItsCapacity() throws Exception {
     ScalableBloomFilter<Long> f = ScalableBloomFilter.create(Funnels.longFunnel(), 1_000, 0.01);
     long perThread = 250_000;
-    LongAdder reportedNew = new LongAdder();
-
-    runTogether(THREADS, owner -> {
-      for (long i = 0; i < perThread; i++) {
-        if (f.add(key(owner, i))) {
-          reportedNew.increment();
-        }
-      }
-    });
+    long reportedNew = addDisjointKeys(f, perThread);
 
     assertThat(falseNegatives(f, THREADS, perThread)).as("keys missing after all adds").isZero();
-    assertThat(f.count()).isEqualTo(reportedNew.sum());
+    assertThat(f.count()).isEqualTo(reportedNew);
     assertThat(f.layerCount()).isEqualTo(ScalableBloomFilterTest.expectedLayers(1_000, 2, f.count())).isEqualTo(10);
     for (ScalableBloomFilter.LayerStats layer : f.layerStats()) {
       assertThat(layer.count()).isLessThanOrEqualTo(layer.capacity());
@@ -363,6 +347,19 @@ class ScalableConcurrentStressTest {
   }
 
   // ---------------------------------------------------------------- harness
+
+  /** Each of the {@link #THREADS} threads adds its keys 0 .. perThread-1; returns the adds that returned true. */
+  private static long addDisjointKeys(ScalableBloomFilter<Long> f, long perThread) throws Exception {
+    LongAdder reportedNew = new LongAdder();
+    runTogether(THREADS, owner -> {
+      for (long i = 0; i < perThread; i++) {
+        if (f.add(key(owner, i))) {
+          reportedNew.increment();
+        }
+      }
+    });
+    return reportedNew.sum();
+  }
 
   private static long falseNegatives(ScalableBloomFilter<Long> f, int owners, long perOwner) {
     long missing = 0;

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.ScalableBloomFilter;
@@ -40,7 +39,7 @@ class ScalableInfoTest {
 
     assertThat(info.exitCode()).isZero();
     assertThat(info.err()).isEmpty();
-    Map<String, String> fields = parse(info.out());
+    Map<String, String> fields = InfoTest.parse(info.out());
     assertThat(fields).containsOnlyKeys("file", "type", "layers", "initial capacity", "growth factor",
         "tightening ratio", "capacity", "count", "target fpp", "fpp bound", "estimated fpp", "bits (all layers)",
         "memory cap", "fill ratio", "approx. element count", "file size", "layer 0", "layer 1", "layer 2", "layer 3");
@@ -82,14 +81,5 @@ class ScalableInfoTest {
     assertThat(info.out()).isEmpty();
     assertThat(info.errLines()).singleElement().asString()
         .startsWith("bloom: error: cannot load filter " + file);
-  }
-
-  private static Map<String, String> parse(String out) {
-    Map<String, String> fields = new LinkedHashMap<>();
-    out.lines().forEach(line -> {
-      int colon = line.indexOf(": ");
-      fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
-    });
-    return fields;
   }
 }
