@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One attempt at adding the layer that follows a full layer of a {@link ScalableBloomFilter}. Exactly
- * one thread {@linkplain #claim() claims} an attempt and builds; adds that need room meanwhile
+ * one thread {@linkplain #casClaim() claims} an attempt and builds; adds that need room meanwhile
  * {@linkplain #awaitOutcome() wait} for it. The outcome is one of: built (the layer is published, or a
  * clear made it moot), {@linkplain #refusal() refused} for good (the memory cap or a size limit), or
  * {@linkplain #failed() failed} (the builder threw, e.g. OutOfMemoryError), in which case a waiter may
@@ -21,7 +21,7 @@ final class LayerGrowth {
   private boolean failed;
 
   /** True for the one caller that gets to build; false if another thread already has. */
-  boolean claim() {
+  boolean casClaim() {
     return !claimed.get() && claimed.compareAndSet(false, true);
   }
 

@@ -60,8 +60,9 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
    * real sizing): r = 0.8 needs 17.04 Mbit, 0.85 needs 16.62, 0.9 needs 16.51 (the optimum, 0.89,
    * saves 0.1% more), 0.95 needs 17.06. A standard filter sized for 10^6 items up front needs 9.59 Mbit.
    * At that growth r = 0.9 also leaves the most headroom: its layers' rates sum to 0.65 p, against
-   * 0.89 p for r = 0.8. It costs more when the filter barely grows: the first layer alone is 11% larger
-   * than with r = 0.8 (rate p/10 instead of p/5), 4 layers 6% larger; at 7 layers (127×) they are even.
+   * 0.89 p for r = 0.8. Against r = 0.8 it costs more while the filter has barely grown: 11% with one
+   * layer (rate p/10 instead of p/5), 6% with 4, 1% with 7; from 8 layers (255×) on it is smaller, 3% at
+   * 10 and 6% at 12.
    *
    * Growth. The layers are an immutable array, replaced (copy-on-write) by a CAS when a layer is
    * added and by a plain volatile write on clear. Only the newest layer takes adds, and only as many
@@ -299,7 +300,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
         boolean changed = newest.filter.addHashed(h1, h2);
         if (took == SlotBudget.LAST) {
           LayerGrowth growth = newest.growthVolatile();
-          if (growth.claim()) {
+          if (growth.casClaim()) {
             grow(current, growth);
           }
         }
@@ -327,7 +328,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
   private void awaitRoom(ScalableLayer<T>[] current, ScalableLayer<T> full) {
     while (layersVolatile() == current) {
       LayerGrowth growth = full.growthVolatile();
-      if (growth.claim()) {
+      if (growth.casClaim()) {
         grow(current, growth);
         continue;
       }
@@ -336,7 +337,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
         throw new IllegalStateException(growth.refusal() + "; the item was not added");
       }
       if (growth.failed()) {
-        full.retryAfter(growth);
+        full.casFreshGrowth(growth);
       }
     }
   }
@@ -541,15 +542,6 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
           f.estimatedFpp()));
     }
     return List.copyOf(stats);
-  }
-
-  /** The current layers, oldest first, for the file writer and tests. */
-  List<ScalableLayer<T>> layers() {
-    return List.of(layersVolatile());
-  }
-
-  LayerPlan plan() {
-    return plan;
   }
 
   // ---------------------------------------------------------------- persistence

@@ -35,7 +35,7 @@ final class ScalableLayer<T> {
   }
 
   /** Replaces an attempt whose builder threw with a fresh one; a no-op if another thread already did. */
-  void retryAfter(LayerGrowth failed) {
+  void casFreshGrowth(LayerGrowth failed) {
     GROWTH.compareAndSet(this, failed, new LayerGrowth());
   }
 }
