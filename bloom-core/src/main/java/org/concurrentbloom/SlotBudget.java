@@ -13,10 +13,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * neighbours), and a thread starts at the stripe its identity hash picks: threads mostly decrement
  * cells no other core touches, as in {@link java.util.concurrent.atomic.LongAdder}. Unlike a LongAdder
  * the total is never summed: a thread whose stripe is empty moves on to the next ones, and the layer is
- * full when every stripe is. The thread whose decrement empties a stripe counts it in {@link
- * #emptyStripes}; the one that counts the last stripe has taken the last slot. A stripe that is empty
- * stays empty, so a thread that found all stripes empty knows every slot is gone (the last taker may
- * not have counted its stripe yet; the caller then waits for it or its growth).
+ * full when every stripe is. The thread whose decrement empties a stripe then counts it in {@link
+ * #emptyStripes}, and the one whose count completes the set learns {@link #LAST}: every slot is gone
+ * by then. A stripe that is empty stays empty, so a thread that found all stripes empty also knows
+ * every slot is gone (the taker that will learn LAST may not have counted yet; the caller then waits
+ * for the growth, or starts it).
  *
  * <p>Exact: the slots handed out number exactly the capacity, each by one successful CAS, so at most
  * capacity adds ever enter a layer and exactly one thread learns {@link #LAST}.

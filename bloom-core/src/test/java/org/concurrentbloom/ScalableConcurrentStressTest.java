@@ -27,10 +27,10 @@ import org.junit.jupiter.api.Timeout;
  * threads are also preempted in the middle of an add or a growth.
  *
  * <p>Keys are longs whose high bits name the thread that adds them, so the threads' keys are disjoint.
- * Most tests use "roomy" layers ({@link #roomyLayouts}): 128 bits per item of capacity and 10 hash
- * functions, a false-positive rate near 6e-12, so that no add is refused as a false positive (fewer than
- * one in 10^5 runs would see one) and the number of adds that return true, and with it the layer count,
- * is known exactly in advance.
+ * Most tests use "roomy" layers ({@link #roomyLayouts}): 256 bits per item of capacity and 12 hash
+ * functions, a false-positive rate below 1e-16 even when full, so that no add is refused as a false
+ * positive (with some 10^7 layer lookups per test, about one run in 10^9 would see one) and the number
+ * of adds that return true, and with it the layer count, is known exactly in advance.
  */
 class ScalableConcurrentStressTest {
   private static final int THREADS = 4;
@@ -39,7 +39,7 @@ class ScalableConcurrentStressTest {
     return ((long) owner << 40) | index;
   }
 
-  /** Layer i: 128 bits per item of its capacity n0·s^i, k = 10; counts the layers built in {@code built}. */
+  /** Layer i: 256 bits per item of its capacity n0·s^i, k = 12; counts the layers built in {@code built}. */
   static IntFunction<Layout> roomyLayouts(long initialCapacity, int growthFactor, AtomicInteger built) {
     return i -> {
       built.incrementAndGet();
@@ -47,7 +47,7 @@ class ScalableConcurrentStressTest {
       for (int j = 0; j < i; j++) {
         capacity *= growthFactor;
       }
-      return new StandardLayout(128 * capacity, 10);
+      return new StandardLayout(256 * capacity, 12);
     };
   }
 
