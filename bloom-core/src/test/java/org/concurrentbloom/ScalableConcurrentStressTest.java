@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -271,10 +272,11 @@ class ScalableConcurrentStressTest {
 
   /**
    * One thread clears over and over while three add to a filter of n0 = 4 that keeps growing, until the
-   * adders are 80% done. An add that overlaps a clear may be cleared; but an add and a query with no
-   * clear running at any moment between them must agree, every key whose add began after the last
-   * clear returned must be present, and the final generation must have exactly the layers its count
-   * implies (a layer built for a cleared generation must never be grafted onto a later one).
+   * adders are 80% done; the adders' last tenth waits for the clearer to stop. An add that overlaps a
+   * clear may be cleared; but an add and a query with no clear running at any moment between them must
+   * agree, every key whose add began after the last clear returned must be present, and the final
+   * generation must have exactly the layers its count implies (a layer built for a cleared generation
+   * must never be grafted onto a later one).
    */
   @Test
   @Timeout(60)
@@ -291,6 +293,11 @@ class ScalableConcurrentStressTest {
     long[][] clearsBefore = new long[adders][perAdder];
     AtomicLong checkedPairs = new AtomicLong();
     AtomicReference<String> firstMiss = new AtomicReference<>();
+    // Each adder adds its last tenth only after the clearer has stopped, so that some adds surely start
+    // after the last clear however the threads are scheduled. The clearer stops at 80% of all adds,
+    // which the adders reach before any of them waits at 90% of its own.
+    CountDownLatch clearsOver = new CountDownLatch(1);
+    int lastTenth = perAdder - perAdder / 10;
 
     runTogether(THREADS, t -> {
       if (t == adders) { // the clearer
@@ -299,10 +306,14 @@ class ScalableConcurrentStressTest {
           f.clear();
           completed.set(c);
         }
+        clearsOver.countDown();
         return;
       }
       long checked = 0;
       for (int i = 0; i < perAdder; i++) {
+        if (i == lastTenth) {
+          clearsOver.await();
+        }
         long completedBefore = completed.get();
         long startedBefore = started.get(); // read second: equal means no clear was running here
         clearsBefore[t][i] = completedBefore;
