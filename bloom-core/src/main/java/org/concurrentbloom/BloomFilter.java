@@ -155,15 +155,29 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
       if (guavaCompatible) {
         long[] shape = Sizing.guavaShape(expectedInsertions, fpp);
         layout = new GuavaLayout(shape[0], (int) shape[1]);
-      } else if (blocked) {
-        long[] shape = Sizing.blockedShape(expectedInsertions, fpp);
-        layout = new BlockedLayout(shape[0], (int) shape[1]);
       } else {
-        layout = new StandardLayout(Sizing.optimalBits(expectedInsertions, fpp),
-            Sizing.optimalHashFunctions(expectedInsertions, fpp));
+        layout = sizedLayout(expectedInsertions, fpp, blocked);
       }
-      return new BloomFilter<>(funnel, layout, expectedInsertions, fpp, BitTable.empty(Sizing.wordsFor(layout.bits)));
+      return empty(funnel, layout, expectedInsertions, fpp);
     }
+  }
+
+  /**
+   * The standard or blocked layout sized for n items at rate p, allocating nothing.
+   *
+   * @throws IllegalArgumentException if n or p is out of range or the shape would pass the size limit
+   */
+  static Layout sizedLayout(long n, double p, boolean blocked) {
+    if (blocked) {
+      long[] shape = Sizing.blockedShape(n, p);
+      return new BlockedLayout(shape[0], (int) shape[1]);
+    }
+    return new StandardLayout(Sizing.optimalBits(n, p), Sizing.optimalHashFunctions(n, p));
+  }
+
+  /** An empty filter of this layout, recording n and p as what it was sized for. */
+  static <T> BloomFilter<T> empty(Funnel<? super T> funnel, Layout layout, long n, double fpp) {
+    return new BloomFilter<>(funnel, layout, n, fpp, BitTable.empty(Sizing.wordsFor(layout.bits)));
   }
 
   /** A filter of exactly {@code bits} bits and {@code k} hash functions, for tests that need a shape. */
@@ -175,7 +189,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   static <T> BloomFilter<T> withLayout(Funnel<? super T> funnel, Layout layout) {
     long n = Math.max(1, Math.round(layout.bits * Math.log(2) / layout.hashFunctions));
     double fpp = Math.min(0.5, Math.max(Double.MIN_VALUE, layout.expectedFpp(n)));
-    return new BloomFilter<>(funnel, layout, n, fpp, BitTable.empty(Sizing.wordsFor(layout.bits)));
+    return empty(funnel, layout, n, fpp);
   }
 
   // ---------------------------------------------------------------- add and query
@@ -364,7 +378,8 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     warmSink = sum;
   }
 
-  private boolean addHashed(long h1, long h2) {
+  /** add for an item whose hash halves are (h1, h2); package-private for filters built of layers. */
+  boolean addHashed(long h1, long h2) {
     BitTable t = tableVolatile();
     for (Transition sealed; (sealed = t.nextVolatile()) != null; ) {
       t = help(sealed); // sealed before this add touched it: the add belongs after that transition
@@ -382,6 +397,11 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
       t.adds.increment();
     }
     return changed;
+  }
+
+  /** mightContain for an item whose hash halves are (h1, h2); for filters built of layers. */
+  boolean mightContainHashed(long h1, long h2) {
+    return mightContainHashed(tableVolatile(), h1, h2);
   }
 
   private boolean mightContainHashed(BitTable table, long h1, long h2) {
@@ -551,7 +571,8 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     return tableVolatile().words;
   }
 
-  private long setBits() {
+  /** The number of bits set, read with acquire semantics: O(m/64). */
+  long setBits() {
     return AtomicWords.bitCountAcquire(tableVolatile().words);
   }
 

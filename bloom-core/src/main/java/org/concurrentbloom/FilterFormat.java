@@ -15,7 +15,8 @@ import java.util.zip.CRC32C;
  * offset size  field (big-endian)
  *  0      4    magic "CBLM" (0x43 0x42 0x4C 0x4D)
  *  4      1    format version (1)
- *  5      1    filter type (1 = standard, 2 = blocked, 3 = Guava-compatible, 4 = counting)
+ *  5      1    filter type (1 = standard, 2 = blocked, 3 = Guava-compatible, 4 = counting; 5 = scalable,
+ *              which {@link ScalableFormat} reads and this class rejects)
  *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes, for types 1, 4;
  *              2 = MurmurHash3 x64 128 + 512-bit block, see BlockedLayout, for type 2;
  *              3 = Guava's MURMUR128_MITZ_64, see GuavaLayout, for type 3)
@@ -109,15 +110,19 @@ final class FilterFormat {
   /** Reads the payload of {@code wordCount} words and the CRC32C trailer, and checks the checksum. */
   static long[] readPayload(InputStream in, int wordCount, CRC32C crc) throws IOException {
     long[] words = readWords(in, wordCount, crc);
+    checkTrailer(in, (int) crc.getValue());
+    return words;
+  }
+
+  /** Reads the 4-byte CRC32C trailer and compares it with {@code computed}, the CRC of all bytes before it. */
+  static void checkTrailer(InputStream in, int computed) throws IOException {
     byte[] trailer = new byte[TRAILER_BYTES];
     readFully(in, trailer, 0, TRAILER_BYTES, "CRC32C trailer");
     int stored = ByteBuffer.wrap(trailer).getInt();
-    int actual = (int) crc.getValue();
-    if (stored != actual) {
+    if (stored != computed) {
       throw new IOException(String.format(
-          "checksum mismatch: stored CRC32C 0x%08x, computed 0x%08x: the data is corrupt", stored, actual));
+          "checksum mismatch: stored CRC32C 0x%08x, computed 0x%08x: the data is corrupt", stored, computed));
     }
-    return words;
   }
 
   /**
@@ -161,7 +166,8 @@ final class FilterFormat {
     }
   }
 
-  private static Header parseHeader(ByteBuffer b) throws IOException {
+  /** Checks the magic and the version, the first 5 bytes of every type, and returns the type byte. */
+  static int readPreamble(ByteBuffer b) throws IOException {
     int magic = b.getInt();
     if (magic != MAGIC) {
       throw new IOException(String.format(
@@ -171,9 +177,24 @@ final class FilterFormat {
     if (version != VERSION) {
       throw new IOException("unsupported format version " + version + "; this library reads version " + VERSION);
     }
-    int type = b.get() & 0xFF;
+    return b.get() & 0xFF;
+  }
+
+  /** Reads the reserved flags byte (offset 7 in every type), which must be 0. */
+  static void readFlags(ByteBuffer b) throws IOException {
+    int flags = b.get() & 0xFF;
+    if (flags != 0) {
+      throw new IOException("reserved flags byte is " + flags + ", expected 0");
+    }
+  }
+
+  private static Header parseHeader(ByteBuffer b) throws IOException {
+    int type = readPreamble(b);
     int expectedStrategy;
-    if (type == StandardLayout.TYPE) {
+    if (type == ScalableFormat.TYPE) {
+      throw new IOException("filter type " + type + " is a scalable Bloom filter: read it with "
+          + "ScalableBloomFilter.readFrom, not BloomFilter.readFrom");
+    } else if (type == StandardLayout.TYPE) {
       expectedStrategy = Probes.STRATEGY_MURMUR3_128_EDH;
     } else if (type == BlockedLayout.TYPE) {
       expectedStrategy = BlockedLayout.STRATEGY;
@@ -191,10 +212,7 @@ final class FilterFormat {
       throw new IOException("unknown hash strategy " + strategy + " for filter type " + type
           + "; that type uses strategy " + expectedStrategy);
     }
-    int flags = b.get() & 0xFF;
-    if (flags != 0) {
-      throw new IOException("reserved flags byte is " + flags + ", expected 0");
-    }
+    readFlags(b);
     long bits = b.getLong();
     int k = b.getInt();
     long n = b.getLong();

@@ -378,7 +378,7 @@ public class BloomFilterLincheckTest {
         .check(filterUnderTest());
   }
 
-  /** One operation of the object under test with its arguments. */
+  /** One operation with its arguments, looked up by name in the Lincheck target of the scenario. */
   record Call(String name, Object... args) {}
 
   static Call call(String name, Object... args) {
@@ -426,7 +426,7 @@ public class BloomFilterLincheckTest {
         return Objects.requireNonNull(ReflectJvmMapping.getKotlinFunction(method));
       }
     }
-    throw new AssertionError("no operation " + name + "/" + arity);
+    throw new AssertionError("no operation " + name + "/" + arity + " in " + target.getSimpleName());
   }
 
   // ---------------------------------------------------------------- add's result

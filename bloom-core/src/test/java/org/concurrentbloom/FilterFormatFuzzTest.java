@@ -80,6 +80,10 @@ class FilterFormatFuzzTest {
     }
   }
 
+  /**
+   * A random mutant: flipped bits, a random byte, a truncation, appended garbage, a boundary value in
+   * one of the long fields at offsets 8 to 44 or in the int at 16, or a deleted byte.
+   */
   static byte[] mutate(byte[] valid, SplittableRandom random) {
     byte[] b = valid.clone();
     switch (random.nextInt(7)) {

@@ -49,12 +49,17 @@ final class FilterFiles {
     return load(path, in -> BloomFilter.readFrom(in, Funnels.stringFunnel()));
   }
 
-  /** Reads one filter from a stream; the library's {@code readFrom} of some filter type. */
+  /** Reads one filter of some type from a stream; see {@link #load(Path, Reader)}. */
   interface Reader<F> {
     F read(InputStream in) throws IOException;
   }
 
-  /** {@link #load(Path)} for any filter type: {@code reader} reads it, this checks nothing follows. */
+  /**
+   * Reads the filter in {@code path} with {@code reader}; the file must hold exactly one filter and
+   * nothing after it.
+   *
+   * @throws CliException if the file is missing, unreadable, truncated, corrupt or not such a filter
+   */
   static <F> F load(Path path, Reader<F> reader) throws CliException {
     try (InputStream in = new BufferedInputStream(Files.newInputStream(path), BUFFER_BYTES)) {
       F filter = reader.read(in);

@@ -37,6 +37,9 @@ final class InfoCommand implements Callable<Integer> {
     if (CountingInfo.isCountingFile(file)) {
       return CountingInfo.print(parent.streams().out(), file);
     }
+    if (ScalableInfo.isScalable(file)) {
+      return ScalableInfo.print(parent.streams().out(), file);
+    }
     BloomFilter<CharSequence> filter = FilterFiles.load(file);
     long fileSize = fileSize(file);
     double fill = filter.fillRatio();

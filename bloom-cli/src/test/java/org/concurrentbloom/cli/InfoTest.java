@@ -53,6 +53,7 @@ class InfoTest {
     assertThat(Files.size(filter)).isEqualTo(52 + 1200 + 4); // header + payload + CRC, see FilterFormat
   }
 
+  /** The "field: value" lines of {@code bloom info}, in order. */
   static Map<String, String> parse(String out) {
     Map<String, String> fields = new LinkedHashMap<>();
     out.lines().forEach(line -> {
