@@ -14,6 +14,13 @@ import org.concurrentbloom.BloomFilter;
  */
 final class Generation<K> {
   final BloomFilter<K> filter;
+  /**
+   * Keys this filter holds: the rows its scan passed (or the snapshot's count) plus the inserts recorded
+   * into it. Inserts recorded during the scan may be counted twice, so it errs high, which only sizes a
+   * rebuild a little larger. Unlike {@code filter.count()}, it stays right when the filter is overfull
+   * (adds that find their bits set return false and are not counted there).
+   */
+  final AtomicLong keys = new AtomicLong();
   /** {@code recordDelete} calls since this generation's scan began. */
   final AtomicLong deletes = new AtomicLong();
   /** Set once a growth rebuild was requested for this generation, so it is requested once. */

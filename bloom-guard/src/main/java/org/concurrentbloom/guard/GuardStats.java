@@ -21,7 +21,8 @@ import java.time.Instant;
  * @param ready true while a filter is live; false before the first one and after {@code close()},
  *     when every check answers "might exist"
  * @param filterCapacity the expected insertions the live filter was sized for (0 if none)
- * @param filterCount the live filter's count of distinct keys added (0 if none)
+ * @param filterCount keys the live filter holds: rows its scan found plus inserts recorded since (those
+ *     recorded during its scan may count twice); 0 if none
  * @param deletesSinceRebuild {@code recordDelete} calls since the live filter was built
  * @param rebuilds filters built and published (snapshot loads included)
  * @param lastRebuildDuration how long the last published build took, from start to swap; ZERO if none

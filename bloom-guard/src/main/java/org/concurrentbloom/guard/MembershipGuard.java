@@ -219,10 +219,17 @@ public final class MembershipGuard<K> implements AutoCloseable {
       p.filter.add(key);
     }
     Generation<K> g = liveVolatile();
-    if (g != null && g.filter.add(key) && g.filter.count() > g.capacity()
-        && g.growthRequested.compareAndSet(false, true)) {
-      LOG.log(Level.DEBUG, () -> "guard " + name + ": " + g.filter.count() + " keys passed the capacity "
-          + g.capacity() + "; rebuilding " + growthFactor + "x larger");
+    if (g == null) {
+      return;
+    }
+    g.filter.add(key);
+    if (p != null && p != g && dualWrite) {
+      p.keys.incrementAndGet();
+    }
+    long keys = g.keys.incrementAndGet();
+    if (keys > g.capacity() && g.growthRequested.compareAndSet(false, true)) {
+      LOG.log(Level.DEBUG, () -> "guard " + name + ": " + keys + " keys passed the capacity " + g.capacity()
+          + "; rebuilding " + growthFactor + "x larger");
       loop.request(RebuildLoop.Reason.GROWTH);
     }
   }
@@ -254,7 +261,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
 
   private boolean deleteThresholdReached(Generation<K> g, long deletes) {
     return deletes >= deleteCountThreshold
-        || deletes >= deleteFractionThreshold * Math.max(1, g.filter.count());
+        || deletes >= deleteFractionThreshold * Math.max(1, g.keys.get());
   }
 
   // ---------------------------------------------------------------- rebuilds
@@ -313,6 +320,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
       if (snapshot.isPresent()) {
         Generation<K> next = new Generation<>(snapshot.get().filter());
         next.watermark = snapshot.get().watermark();
+        next.keys.set(next.filter.count());
         long after = next.watermark.orElse(Long.MIN_VALUE);
         publish(next, start, sink -> source.scanAfter(after, sink), "snapshot caught up after watermark " + after);
         return;
@@ -333,6 +341,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
     setPendingVolatile(next); // (1): from here on, recordInsert also adds to next
     try {
       ScanResult result = scan.into(next.filter::add); // (2)
+      next.keys.addAndGet(result.keys());
       if (result.maxWatermark().isPresent()) {
         long seen = result.maxWatermark().getAsLong();
         next.watermark = OptionalLong.of(next.watermark.isPresent()
@@ -349,13 +358,13 @@ public final class MembershipGuard<K> implements AutoCloseable {
     lastRebuildNanos = next.buildNanos;
     lastRebuildAt = Instant.now();
     rebuilds++;
-    ready.complete(null);
-    LOG.log(Level.DEBUG, () -> "guard " + name + ": published a filter of " + next.filter.count() + " keys (capacity "
+    LOG.log(Level.DEBUG, () -> "guard " + name + ": published a filter of " + next.keys.get() + " keys (capacity "
         + next.capacity() + ") from a " + how + " in " + next.buildNanos / 1_000_000 + " ms");
-    if (next.filter.count() > next.capacity() && next.growthRequested.compareAndSet(false, true)) {
+    if (next.keys.get() > next.capacity() && next.growthRequested.compareAndSet(false, true)) {
       loop.request(RebuildLoop.Reason.GROWTH); // the source already outgrew this filter
     }
     writeSnapshot(next);
+    ready.complete(null); // last, so whoever waited for it also sees the snapshot and any follow-up queued
   }
 
   private BloomFilter<K> newFilter(long capacity) {
@@ -371,7 +380,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
     long capacity = configuredInsertions;
     if (current != null) {
       capacity = Math.max(capacity, current.capacity());
-      long count = current.filter.count();
+      long count = current.keys.get();
       if (count > current.capacity()) {
         capacity = Math.max(capacity, (long) Math.min(Long.MAX_VALUE / 2, Math.ceil(count * growthFactor)));
       }
@@ -464,7 +473,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
         fpp,
         g != null,
         g == null ? 0 : g.capacity(),
-        g == null ? 0 : g.filter.count(),
+        g == null ? 0 : g.keys.get(),
         g == null ? 0 : g.deletes.get(),
         rebuilds,
         at == null ? Duration.ZERO : Duration.ofNanos(lastRebuildNanos),

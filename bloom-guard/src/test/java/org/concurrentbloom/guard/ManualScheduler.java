@@ -46,6 +46,14 @@ final class ManualScheduler implements GuardScheduler {
     thread.execute(d.task());
   }
 
+  /**
+   * Waits until every task submitted so far has run: tasks run in order on one thread, so a marker
+   * task submitted now runs after them.
+   */
+  void drain() throws Exception {
+    thread.submit(() -> { }).get(30, TimeUnit.SECONDS);
+  }
+
   /** Delayed tasks scheduled and not yet taken. */
   int delayedCount() {
     return delayed.size();
