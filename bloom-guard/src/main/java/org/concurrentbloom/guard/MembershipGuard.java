@@ -322,26 +322,37 @@ public final class MembershipGuard<K> implements AutoCloseable {
         next.watermark = snapshot.get().watermark();
         next.keys.set(next.filter.count());
         long after = next.watermark.orElse(Long.MIN_VALUE);
-        publish(next, start, sink -> source.scanAfter(after, sink), "snapshot caught up after watermark " + after);
+        // The catch-up re-reads rows recorded into the snapshot before it was written: count only the
+        // keys that are new to the filter (false positives among them go uncounted, a p-sized error).
+        publish(next, start, () -> source.scanAfter(after, key -> {
+          if (next.filter.add(key)) {
+            next.keys.incrementAndGet();
+          }
+        }), false, "snapshot caught up after watermark " + after);
         return;
       }
     }
     Generation<K> next = new Generation<>(newFilter(nextCapacity(current)));
-    publish(next, start, source::scanAll, "full scan");
+    publish(next, start, () -> source.scanAll(next.filter::add), true, "full scan");
   }
 
-  /** A scan into a sink: {@link KeySource#scanAll} or a bound {@link KeySource#scanAfter}. */
+  /** A scan of the source into the filter being built. */
   @FunctionalInterface
-  private interface Scan<K> {
-    ScanResult into(java.util.function.Consumer<? super K> sink) throws Exception;
+  private interface Scan {
+    ScanResult run() throws Exception;
   }
 
-  /** Registers {@code next} for the dual write, scans into it, swaps it live: steps (1) to (4). */
-  private void publish(Generation<K> next, long start, Scan<K> scan, String how) throws Exception {
+  /**
+   * Registers {@code next} for the dual write, scans into it, swaps it live: steps (1) to (4) of the
+   * class comment. {@code countRows}: add the scan's row count to the generation's key count.
+   */
+  private void publish(Generation<K> next, long start, Scan scan, boolean countRows, String how) throws Exception {
     setPendingVolatile(next); // (1): from here on, recordInsert also adds to next
     try {
-      ScanResult result = scan.into(next.filter::add); // (2)
-      next.keys.addAndGet(result.keys());
+      ScanResult result = scan.run(); // (2)
+      if (countRows) {
+        next.keys.addAndGet(result.keys());
+      }
       if (result.maxWatermark().isPresent()) {
         long seen = result.maxWatermark().getAsLong();
         next.watermark = OptionalLong.of(next.watermark.isPresent()

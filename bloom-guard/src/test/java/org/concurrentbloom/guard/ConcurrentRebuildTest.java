@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * write on, nothing may be lost; with it off, keys must be lost, which shows the test can fail.
  */
 class ConcurrentRebuildTest {
-  private static final int WRITERS = 4;
-  private static final int REBUILDS = 12;
+  private static final int WRITERS = 3;
+  private static final int REBUILDS = 8;
   private static final int SEED = 20_000;
 
   @ParameterizedTest(name = "dual write {0}")
