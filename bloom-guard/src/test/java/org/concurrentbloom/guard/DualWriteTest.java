@@ -35,10 +35,10 @@ class DualWriteTest {
       CountDownLatch resume = new CountDownLatch(1);
       table.midScan = () -> {
         scanning.countDown();
-        await(resume);
+        TestSql.await(resume);
       };
       CompletableFuture<Void> rebuild = CompletableFuture.runAsync(guard::rebuildNow);
-      await(scanning); // the scan has its snapshot: "late" commits after it
+      TestSql.await(scanning); // the scan has its snapshot: "late" commits after it
       assertThat(table.insert("late")).isTrue();
       guard.recordInsert("late");
       assertThat(guard.mightExist("late")).as("in the live filter at once").isTrue();
@@ -49,17 +49,6 @@ class DualWriteTest {
       assertThat(guard.mightExist("old-7")).isTrue();
       // p = 1e-6: with the dual write off, "late" is absent from the new filter, not a false positive.
       assertThat(guard.mightExist("late")).as("recorded during the scan, after the swap").isEqualTo(dualWrite);
-    }
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      if (!latch.await(30, TimeUnit.SECONDS)) {
-        throw new AssertionError("latch not released within 30 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
     }
   }
 }

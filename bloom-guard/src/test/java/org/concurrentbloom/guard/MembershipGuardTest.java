@@ -261,7 +261,7 @@ class MembershipGuardTest {
       table.midScan = () -> {
         table.midScan = () -> { };
         scanning.countDown();
-        awaitLatch(resume);
+        TestSql.await(resume);
       };
       CompletableFuture<Void> first = CompletableFuture.runAsync(guard::rebuildNow);
       assertThat(scanning.await(30, TimeUnit.SECONDS)).isTrue();
@@ -335,16 +335,5 @@ class MembershipGuardTest {
     assertThatThrownBy(b::build).isInstanceOf(IllegalStateException.class).hasMessageContaining("expectedInsertions");
     assertThatThrownBy(() -> guardOver(table).expectedInsertions(1).build().check("k", null))
         .isInstanceOf(NullPointerException.class);
-  }
-
-  private static void awaitLatch(CountDownLatch latch) {
-    try {
-      if (!latch.await(30, TimeUnit.SECONDS)) {
-        throw new AssertionError("latch not released within 30 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }

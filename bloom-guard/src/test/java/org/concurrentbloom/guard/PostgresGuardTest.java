@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -73,25 +72,11 @@ class PostgresGuardTest {
   }
 
   private static boolean insert(Connection c, String email) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("INSERT INTO " + TABLE + " (email) VALUES (?)")) {
-      p.setString(1, email);
-      p.executeUpdate();
-      return true;
-    } catch (SQLException e) {
-      if ("23505".equals(e.getSQLState())) { // unique_violation: someone else took it
-        return false;
-      }
-      throw e;
-    }
+    return TestSql.insertEmail(c, TABLE, email);
   }
 
   private static boolean exists(Connection c, String email) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM " + TABLE + " WHERE email = ?")) {
-      p.setString(1, email);
-      try (var rs = p.executeQuery()) {
-        return rs.next();
-      }
-    }
+    return TestSql.countEmail(c, TABLE, email) > 0;
   }
 
   @Test
