@@ -172,6 +172,10 @@ public final class JdbcKeySource<K> implements KeySource<K> {
       boolean autoCommit = connection.getAutoCommit();
       if (autoCommit) {
         connection.setAutoCommit(false);
+      } else {
+        // End whatever transaction the connection may carry, so the scan's snapshot is taken now, inside
+        // this call, as KeySource requires (an old REPEATABLE READ snapshot could miss recent commits).
+        connection.rollback();
       }
       try {
         ScanResult result;
