@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
+    subcommands = SignupDemoCommand.class,
     description = {
         "Show a filter at work on generated e-mail addresses.",
         "",
@@ -27,7 +28,9 @@ import picocli.CommandLine.Spec;
             + "against the target, re-queries every inserted address to confirm there are no false "
             + "negatives, and prints fill ratio, size, estimated FPR, and insert and lookup rates. "
             + "The rates come from one single-threaded run, JIT warm-up included: a rough figure, "
-            + "not a benchmark. Writes no file. Exits with status 1 if any inserted address is not found."})
+            + "not a benchmark. Writes no file. Exits with status 1 if any inserted address is not found.",
+        "",
+        "'bloom demo signup' shows the filter in front of a database instead."})
 final class DemoCommand implements Callable<Integer> {
   private static final int BATCH = 1 << 16;
 
@@ -55,6 +58,11 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--seed", paramLabel = "S", defaultValue = "42",
       description = "Seed of the generated addresses (default: ${DEFAULT-VALUE}).")
   private long seed;
+
+  /** The streams of this run, for the subcommands. */
+  CliStreams streams() {
+    return parent.streams();
+  }
 
   /** How many of a run of keys passed a test, and the nanoseconds spent in the test alone. */
   private record Outcome(long passed, long nanos) {}

@@ -1,0 +1,182 @@
+package org.concurrentbloom.guard;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Decides when a guard builds a filter, and runs each build on the guard's scheduler thread.
+ *
+ * <p>Coalescing. At most one build is queued and at most one runs. A request while none is queued
+ * queues one; a request while one is queued joins it (same future). A build takes its queued future
+ * out of the queue before it starts, so a request that arrives while it runs queues the next build:
+ * every request is answered by a build whose scan started after the request.
+ *
+ * <p>Failures. A failed build completes its future exceptionally and schedules one retry after the
+ * {@link Backoff} delay for the number of consecutive failures; a retry that finds a build has
+ * succeeded meanwhile does nothing. Periodic rebuilds ({@code interval}) are scheduled after each
+ * success; only the most recently scheduled one fires.
+ *
+ * <p>Threads: {@link #request} and {@link #close} from any thread; everything else runs on the
+ * scheduler's thread, which {@link GuardScheduler} guarantees is one at a time. The state that thread
+ * confines is still volatile, so tests and {@code stats()} may read it.
+ */
+final class RebuildLoop {
+  /** Why a build was asked for; START and RETRY may load a snapshot, the others scan the source. */
+  enum Reason { START, REQUESTED, DELETES, GROWTH, SCHEDULED, RETRY }
+
+  /** One build: publishes a new filter or throws. {@code fullScan} forbids answering from a snapshot. */
+  interface Build {
+    void run(boolean fullScan) throws Exception;
+  }
+
+  private final GuardScheduler scheduler;
+  private final Backoff backoff;
+  private final Duration interval;
+  private final Build build;
+  private final Logger log;
+  private final String name;
+
+  private final Object lock = new Object();
+  private CompletableFuture<Void> queued; // guarded by lock
+  private boolean queuedFullScan; // guarded by lock
+  private boolean closed; // guarded by lock
+
+  private volatile Thread buildThread;
+  private volatile boolean retryScheduled;
+  private volatile long periodicEpoch;
+  volatile long failures;
+  volatile long consecutiveFailures;
+  volatile String lastError;
+
+  RebuildLoop(GuardScheduler scheduler, Backoff backoff, Duration interval, Build build, Logger log, String name) {
+    this.scheduler = scheduler;
+    this.backoff = backoff;
+    this.interval = interval;
+    this.build = build;
+    this.log = log;
+    this.name = name;
+  }
+
+  /** Queues a build (or joins the queued one); the future completes when it has published or failed. */
+  CompletableFuture<Void> request(Reason reason) {
+    synchronized (lock) {
+      if (closed) {
+        return CompletableFuture.failedFuture(new IllegalStateException("guard " + name + " is closed"));
+      }
+      if (reason != Reason.START && reason != Reason.RETRY) {
+        queuedFullScan = true;
+      }
+      if (queued == null) {
+        queued = new CompletableFuture<>();
+        try {
+          scheduler.execute(this::runQueued);
+        } catch (RejectedExecutionException e) {
+          CompletableFuture<Void> f = queued;
+          queued = null;
+          f.completeExceptionally(e);
+          return f;
+        }
+      }
+      return queued;
+    }
+  }
+
+  /** True if the calling thread is running a build (so waiting for one would wait for itself). */
+  boolean onBuildThread() {
+    return Thread.currentThread() == buildThread;
+  }
+
+  private void runQueued() {
+    CompletableFuture<Void> mine;
+    boolean fullScan;
+    synchronized (lock) {
+      mine = queued;
+      fullScan = queuedFullScan;
+      queued = null;
+      queuedFullScan = false;
+    }
+    if (mine == null) {
+      return;
+    }
+    buildThread = Thread.currentThread();
+    try {
+      build.run(fullScan);
+      consecutiveFailures = 0;
+      mine.complete(null);
+      schedulePeriodic();
+    } catch (Exception | Error e) {
+      failures++;
+      long consecutive = ++consecutiveFailures;
+      lastError = e.getClass().getName() + ": " + e.getMessage();
+      mine.completeExceptionally(e);
+      if (isClosed()) {
+        return;
+      }
+      Duration delay = backoff.delayAfter(consecutive);
+      log.log(Level.WARNING, () -> "guard " + name + ": build failed (" + consecutive
+          + " in a row); the previous filter stays live; retrying in " + delay, e);
+      scheduleRetry(delay);
+    } finally {
+      buildThread = null;
+    }
+  }
+
+  private void scheduleRetry(Duration delay) {
+    if (retryScheduled) {
+      return;
+    }
+    retryScheduled = true;
+    schedule(() -> {
+      retryScheduled = false;
+      if (consecutiveFailures > 0) {
+        request(Reason.RETRY);
+      }
+    }, delay);
+  }
+
+  private void schedulePeriodic() {
+    if (interval == null) {
+      return;
+    }
+    long epoch = ++periodicEpoch;
+    schedule(() -> {
+      if (periodicEpoch == epoch) {
+        request(Reason.SCHEDULED);
+      }
+    }, interval);
+  }
+
+  private void schedule(Runnable task, Duration delay) {
+    try {
+      scheduler.schedule(task, delay);
+    } catch (RejectedExecutionException e) {
+      // Shut down meanwhile: nothing more to schedule.
+    }
+  }
+
+  private boolean isClosed() {
+    synchronized (lock) {
+      return closed;
+    }
+  }
+
+  /**
+   * Stops: the queued build's future fails, the running build is interrupted and awaited up to
+   * {@code grace}. Returns true if no build is running any more.
+   */
+  boolean close(Duration grace) {
+    CompletableFuture<Void> dropped;
+    synchronized (lock) {
+      closed = true;
+      dropped = queued;
+      queued = null;
+    }
+    if (dropped != null) {
+      dropped.completeExceptionally(new IllegalStateException("guard " + name + " was closed"));
+    }
+    return scheduler.shutdown(grace);
+  }
+}

@@ -1,0 +1,92 @@
+package org.concurrentbloom.guard;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * An in-memory "table" of String keys with ids, and a {@link KeySource} over it that behaves like a
+ * database query at READ COMMITTED: a scan sees exactly the rows committed before it started. Hooks let
+ * a test stop a scan at a chosen point (with latches) or make it fail.
+ */
+final class TableSource implements KeySource<String> {
+  private final ConcurrentSkipListMap<Long, String> rows = new ConcurrentSkipListMap<>();
+  private final Map<String, Long> ids = new ConcurrentHashMap<>();
+  private final AtomicLong nextId = new AtomicLong(1);
+  private final boolean watermark;
+
+  final AtomicInteger scanAllCalls = new AtomicInteger();
+  final AtomicInteger scanAfterCalls = new AtomicInteger();
+  /** Scans that must still fail before one succeeds. */
+  final AtomicInteger failuresToInject = new AtomicInteger();
+  /** Runs in each scan after its snapshot was taken and half of its keys were streamed. */
+  volatile Runnable midScan = () -> { };
+
+  TableSource(boolean watermark) {
+    this.watermark = watermark;
+  }
+
+  /** Inserts and commits {@code key}; false if it is already there (a unique violation). */
+  boolean insert(String key) {
+    long id = nextId.getAndIncrement();
+    if (ids.putIfAbsent(key, id) != null) {
+      return false;
+    }
+    rows.put(id, key);
+    return true;
+  }
+
+  void delete(String key) {
+    Long id = ids.remove(key);
+    if (id != null) {
+      rows.remove(id);
+    }
+  }
+
+  boolean contains(String key) {
+    return ids.containsKey(key);
+  }
+
+  @Override
+  public ScanResult scanAll(Consumer<? super String> sink) {
+    scanAllCalls.incrementAndGet();
+    return stream(new ArrayList<>(rows.entrySet()), sink);
+  }
+
+  @Override
+  public boolean supportsWatermark() {
+    return watermark;
+  }
+
+  @Override
+  public ScanResult scanAfter(long after, Consumer<? super String> sink) {
+    if (!watermark) {
+      throw new UnsupportedOperationException("no watermark");
+    }
+    scanAfterCalls.incrementAndGet();
+    return stream(new ArrayList<>(rows.tailMap(after, false).entrySet()), sink);
+  }
+
+  private ScanResult stream(List<Map.Entry<Long, String>> snapshot, Consumer<? super String> sink) {
+    long max = Long.MIN_VALUE;
+    int half = snapshot.size() / 2;
+    for (int i = 0; i <= snapshot.size(); i++) {
+      if (i == half) {
+        midScan.run();
+        if (failuresToInject.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          throw new IllegalStateException("injected source failure");
+        }
+      }
+      if (i < snapshot.size()) {
+        sink.accept(snapshot.get(i).getValue());
+        max = Math.max(max, snapshot.get(i).getKey());
+      }
+    }
+    return !watermark || snapshot.isEmpty() ? ScanResult.of(snapshot.size()) : ScanResult.of(snapshot.size(), max);
+  }
+}
