@@ -312,13 +312,25 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     }
   }
 
+  /**
+   * Creates the missing partitions. With several partitions a dry run checks them all first, so that a
+   * mismatch in any of them is reported before any is written; each partition's create re-checks
+   * atomically, so a racing creator of another shape is still refused.
+   */
   private void createPartitions() {
-    List<byte[]> args = withShape(ascii(expectedInsertions), ascii(Double.toString(fpp)));
+    if (partitions > 1) {
+      calls.runAll(createCalls(false), null, "create " + name);
+    }
+    calls.runAll(createCalls(true), replication, "create " + name);
+  }
+
+  private List<Call> createCalls(boolean write) {
+    List<byte[]> args = withShape(ascii(expectedInsertions), ascii(Double.toString(fpp)), ascii(write ? 1 : 0));
     List<Call> creates = new ArrayList<>(partitions);
     for (int i = 0; i < partitions; i++) {
       creates.add(new Call(Script.CREATE, bitsKeys[i], metaKeys[i], args));
     }
-    calls.runAll(creates, replication, "create " + name);
+    return creates;
   }
 
   private void uploadBits(long count, byte[] bits) {
