@@ -165,6 +165,10 @@ final class RedisNode implements AutoCloseable {
     return new HostAndPort("127.0.0.1", port);
   }
 
+  long pid() {
+    return process.pid();
+  }
+
   boolean isAlive() {
     return process != null && process.isAlive();
   }
