@@ -109,7 +109,7 @@ final class ScriptCalls {
     JedisException firstFailure = null;
     for (int j = 0; j < todo.size(); j++) {
       try {
-        results[todo.get(j)] = replies.get(j).get();
+        results[todo.get(j)] = reply(replies.get(j), what);
       } catch (JedisNoScriptException e) {
         missing.add(todo.get(j));
       } catch (JedisException e) {
@@ -122,7 +122,7 @@ final class ScriptCalls {
       throw translate(what, firstFailure);
     }
     for (Response<Long> wait : waits) {
-      long acknowledged = wait.get();
+      long acknowledged = reply(wait, what);
       if (acknowledged < replication.replicas()) {
         throw new RedisFilterException(what + " is on the master but only " + acknowledged + " of "
             + replication.replicas() + " replicas acknowledged it within " + replication.timeoutMillis()
@@ -130,6 +130,20 @@ final class ScriptCalls {
       }
     }
     return missing;
+  }
+
+  /**
+   * A pipelined reply. A cluster pipeline that cannot reach a node (a master that just failed, before
+   * the client has learnt the new topology) leaves that node's replies unset, and Jedis reports an
+   * unset reply with an IllegalStateException: that is a failure to reach Redis like any other.
+   */
+  private static <R> R reply(Response<R> response, String what) {
+    try {
+      return response.get();
+    } catch (IllegalStateException e) {
+      throw new RedisFilterException(what + " failed: no reply from a Redis node (unreachable, or the cluster"
+          + " is changing): " + e.getMessage(), e);
+    }
   }
 
   /** The exception a filter throws for a client failure; our scripts' errors start with "BLOOM". */
