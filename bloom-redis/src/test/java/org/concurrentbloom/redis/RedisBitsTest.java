@@ -26,6 +26,9 @@ class RedisBitsTest {
     // Bit 64 starts the second word and byte 8.
     assertThat(RedisBits.toRedis(wordsWithBits(128, 64, 71), 128))
         .containsExactly(0, 0, 0, 0, 0, 0, 0, 0, 0x81, 0, 0, 0, 0, 0, 0, 0);
+    // The worked example of docs/FORMAT.md ("Bits in Redis"): word 0 of its example file.
+    assertThat(RedisBits.toRedis(new long[] {0x80b0380800000004L}, 64))
+        .containsExactly(0x20, 0, 0, 0, 0x10, 0x1c, 0x0d, 0x01);
     // m = 12: two bytes, the last one half used.
     assertThat(RedisBits.toRedis(wordsWithBits(12, 0, 11), 12)).containsExactly(0x80, 0x10);
     assertThat(RedisBits.toWords(new byte[] {(byte) 0x80, 0x10}, 12)).containsExactly(1L | 1L << 11);
