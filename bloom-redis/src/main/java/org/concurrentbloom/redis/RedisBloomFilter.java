@@ -266,7 +266,12 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
             + new String(key, StandardCharsets.UTF_8) + " does not exist");
       }
       StoredShape stored = StoredShape.parse(name, meta);
-      BitIndexer<T> indexer = BitIndexer.withShape(funnel, stored.bits(), stored.hashFunctions());
+      BitIndexer<T> indexer;
+      try {
+        indexer = BitIndexer.withShape(funnel, stored.bits(), stored.hashFunctions());
+      } catch (IllegalArgumentException e) {
+        throw new RedisFilterMismatchException("filter \"" + name + "\" has an invalid shape: " + e.getMessage(), e);
+      }
       RedisBloomFilter<T> filter = new RedisBloomFilter<>(redis, name, indexer, stored.partitions(),
           stored.expectedInsertions(), stored.fpp(), replication);
       filter.partitionStats(); // every partition present, with this shape

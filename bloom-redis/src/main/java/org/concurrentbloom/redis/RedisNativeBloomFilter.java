@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import org.concurrentbloom.BitIndexer;
 import org.concurrentbloom.Funnel;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
@@ -31,7 +32,6 @@ import redis.clients.jedis.exceptions.JedisException;
  * @param <T> the type of item
  */
 public final class RedisNativeBloomFilter<T> {
-  private static final byte[] SAMPLE_KEY = "bloom".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] CLEAR = ("redis.call('DEL', KEYS[1]) "
       + "return redis.call('BF.RESERVE', KEYS[1], ARGV[1], ARGV[2])").getBytes(StandardCharsets.US_ASCII);
 
@@ -51,16 +51,15 @@ public final class RedisNativeBloomFilter<T> {
 
   /**
    * True iff the server knows BF.ADD ({@code COMMAND INFO BF.ADD}): Redis 8, Redis Stack, or a server
-   * with the RedisBloom module loaded. On a cluster, asks the node serving an arbitrary key (all nodes
-   * run the same server).
+   * with the RedisBloom module loaded. On a cluster the client asks one node (all nodes are expected
+   * to run the same server).
    *
    * @throws RedisFilterException if Redis fails
    */
   public static boolean isSupported(UnifiedJedis redis) {
     Objects.requireNonNull(redis, "redis");
     try {
-      Object reply = redis.sendCommand(SAMPLE_KEY, Protocol.Command.COMMAND,
-          "INFO".getBytes(StandardCharsets.US_ASCII), "BF.ADD".getBytes(StandardCharsets.US_ASCII));
+      Object reply = redis.executeCommand(new CommandArguments(Protocol.Command.COMMAND).add("INFO").add("BF.ADD"));
       return reply instanceof List<?> list && !list.isEmpty() && list.get(0) != null;
     } catch (JedisException e) {
       throw ScriptCalls.translate("COMMAND INFO BF.ADD", e);

@@ -33,7 +33,7 @@ record StoredShape(long bits, int hashFunctions, int partitions, long expectedIn
     if (bits < 1 || bits > RedisBloomFilter.MAX_PARTITION_BITS) {
       throw invalid(name, "m", meta.get("m"));
     }
-    if (k < 1 || k > 2048) {
+    if (k < 1 || k > Integer.MAX_VALUE) {
       throw invalid(name, "k", meta.get("k"));
     }
     if (partitions < 1 || partitions > FilterKeys.MAX_PARTITIONS) {

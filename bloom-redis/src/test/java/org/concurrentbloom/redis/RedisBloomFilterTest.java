@@ -176,6 +176,26 @@ class RedisBloomFilterTest {
   }
 
   @Test
+  void attachRejectsMetadataItCannotTrust() {
+    RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01);
+    String meta = "{" + name + ":p0}:meta";
+    String[][] corruptions = {
+        {"version", "2", "format version 2"}, {"strategy", "3", "hash strategy 3"}, {"k", "seven", "invalid k"},
+        {"k", "5000", "hash function count"}, {"m", "0", "invalid m"}, {"fpp", "1.5", "invalid fpp"},
+        {"partitions", "-1", "invalid partitions"}};
+    for (String[] c : corruptions) {
+      String before = redis.hget(meta, c[0]);
+      redis.hset(meta, c[0], c[1]);
+      assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name, Funnels.stringFunnel())).as("%s=%s", c[0], c[1])
+          .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining(c[2]);
+      redis.hset(meta, c[0], before);
+    }
+    redis.hdel(meta, "n");
+    assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name, Funnels.stringFunnel()))
+        .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("lacks the field n");
+  }
+
+  @Test
   void foreignDataUnderTheNameIsNotTouched() {
     redis.set("{" + name + ":p0}:bits", "someone else's value");
     assertThatThrownBy(() -> RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 100, 0.01))

@@ -82,6 +82,16 @@ class RedisClusterBloomFilterTest {
     assertThat(b.count()).isEqualTo(500);
   }
 
+  @Test
+  @Order(2)
+  void bfDetectionOnAClusterAgreesWithASingleNode() {
+    RedisNode node = CLUSTER.nodes().get(0);
+    try (redis.clients.jedis.RedisClient single = node.client(Duration.ofSeconds(5))) {
+      assertThat(RedisNativeBloomFilter.isSupported(CLUSTER.client(Duration.ofSeconds(5))))
+          .isEqualTo(RedisNativeBloomFilter.isSupported(single));
+    }
+  }
+
   /**
    * Kills (SIGKILL) the master of partition 0 while a reader queries added keys, waits until its replica
    * is promoted, and checks that every add acknowledged before the crash (waitForReplicas(1)) is present

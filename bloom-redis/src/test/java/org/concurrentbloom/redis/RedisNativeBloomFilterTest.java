@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.util.SafeEncoder;
@@ -35,9 +35,10 @@ class RedisNativeBloomFilterTest {
   void detectionAgreesWithTheServerAndAServerWithoutBfIsRefusedClearly() {
     RedisClient redis = SERVER.client();
     // Independent of the detection under test: Redis 8 has the commands built in, or a module named bf.
-    String info = new String((byte[]) redis.sendCommand(Protocol.Command.INFO, "server"), StandardCharsets.UTF_8);
+    String info = redis.info("server");
     int major = Integer.parseInt(info.replaceAll("(?s).*redis_version:(\\d+)\\..*", "$1"));
-    String modules = SafeEncoder.encodeObject(redis.sendCommand(Protocol.Command.MODULE, "LIST")).toString();
+    String modules = SafeEncoder.encodeObject(
+        redis.executeCommand(new CommandArguments(Protocol.Command.MODULE).add("LIST"))).toString();
     boolean hasBf = major >= 8 || modules.contains("bf");
     assertThat(RedisNativeBloomFilter.isSupported(redis)).isEqualTo(hasBf);
     if (!hasBf) {

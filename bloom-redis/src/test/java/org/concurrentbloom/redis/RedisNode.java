@@ -185,10 +185,15 @@ final class RedisNode implements AutoCloseable {
   }
 
   /** Kills the process with SIGKILL, as a crash would, and waits until it is gone. */
-  void kill() throws InterruptedException {
+  void kill() {
     if (process != null) {
       process.destroyForcibly();
-      process.waitFor();
+      try {
+        process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for redis-server on port " + port + " to die", e);
+      }
     }
   }
 
@@ -201,7 +206,7 @@ final class RedisNode implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     kill();
   }
 }
