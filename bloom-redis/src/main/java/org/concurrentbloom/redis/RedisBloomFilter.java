@@ -158,7 +158,8 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     private final UnifiedJedis redis;
     private final String name;
     private final Funnel<? super T> funnel;
-    private long expectedInsertions = -1;
+    private long expectedInsertions;
+    private boolean expectedInsertionsSet;
     private double fpp = 0.01;
     private int partitions = 1;
     private Replication replication;
@@ -170,20 +171,18 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
       this.funnel = Objects.requireNonNull(funnel, "funnel");
     }
 
-    /** n, the number of distinct items the whole filter must hold at its target fpp; at least 1. */
+    /**
+     * n, the number of distinct items the whole filter must hold at its target fpp: required for
+     * {@link #create()}, which rejects values below 1.
+     */
     public Builder<T> expectedInsertions(long expectedInsertions) {
-      if (expectedInsertions < 1) {
-        throw new IllegalArgumentException("expectedInsertions must be >= 1, was " + expectedInsertions);
-      }
       this.expectedInsertions = expectedInsertions;
+      this.expectedInsertionsSet = true;
       return this;
     }
 
-    /** p, the false-positive probability at n items, in (0, 1). Defaults to 0.01. */
+    /** p, the false-positive probability at n items, in (0, 1); {@link #create()} checks it. Defaults to 0.01. */
     public Builder<T> fpp(double fpp) {
-      if (!(fpp > 0.0 && fpp < 1.0)) {
-        throw new IllegalArgumentException("fpp must be in the open interval (0, 1), was " + fpp);
-      }
       this.fpp = fpp;
       return this;
     }
@@ -225,15 +224,17 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
      * (bits, hash functions, strategy, format version, partition count). One round trip per node.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
-     * @throws IllegalArgumentException if a partition would need more than 2^32 bits
+     * @throws IllegalArgumentException if n &lt; 1, p is not in (0, 1) (the message names the value), or
+     *     a partition would need more than 2^32 bits
      * @throws RedisFilterMismatchException if a partition exists with another shape, or its key holds
      *     data this library did not write; nothing was written to it
      * @throws RedisFilterException if Redis fails
      */
     public RedisBloomFilter<T> create() {
-      if (expectedInsertions < 0) {
+      if (!expectedInsertionsSet) {
         throw new IllegalStateException("expectedInsertions(n) must be set before create()");
       }
+      BitIndexer.sized(funnel, expectedInsertions, fpp); // the core's checks of n and p, and their messages
       long perPartition = (expectedInsertions + partitions - 1) / partitions;
       BitIndexer<T> indexer = BitIndexer.sized(funnel, perPartition, fpp);
       checkPartitionBits(indexer.bitSize(), "expectedInsertions=" + expectedInsertions + " at fpp=" + fpp

@@ -2,10 +2,10 @@ package org.concurrentbloom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.concurrentbloom.redis.TestKeys.keys;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.Test;
@@ -20,14 +20,6 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 class FaultTest {
   @RegisterExtension
   static final RedisServerExtension SERVER = new RedisServerExtension("--appendonly", "yes", "--appendfsync", "always");
-
-  private static List<String> keys(String prefix, int n) {
-    List<String> keys = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      keys.add(prefix + i);
-    }
-    return keys;
-  }
 
   /** Each key answers true or throws RedisFilterException; returns how many threw. */
   private static int trueOrThrows(RedisBloomFilter<CharSequence> f, List<String> keys) {

@@ -2,11 +2,11 @@ package org.concurrentbloom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.concurrentbloom.redis.TestKeys.keys;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -38,14 +38,6 @@ class RedisBloomFilterTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     f.writeTo(out);
     return out.toByteArray();
-  }
-
-  private static List<String> keys(String prefix, int n) {
-    List<String> keys = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      keys.add(prefix + i);
-    }
-    return keys;
   }
 
   @Test

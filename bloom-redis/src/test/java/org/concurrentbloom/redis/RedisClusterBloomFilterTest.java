@@ -1,9 +1,9 @@
 package org.concurrentbloom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.concurrentbloom.redis.TestKeys.keys;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -29,14 +29,6 @@ import redis.clients.jedis.RedisClusterClient;
 class RedisClusterBloomFilterTest {
   @RegisterExtension
   static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
-
-  private static List<String> keys(String prefix, int from, int to) {
-    List<String> keys = new ArrayList<>(to - from);
-    for (int i = from; i < to; i++) {
-      keys.add(prefix + i);
-    }
-    return keys;
-  }
 
   @Test
   @Order(1)

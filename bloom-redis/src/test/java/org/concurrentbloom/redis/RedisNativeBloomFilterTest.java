@@ -3,8 +3,8 @@ package org.concurrentbloom.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.concurrentbloom.redis.TestKeys.keys;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.Test;
@@ -22,14 +22,6 @@ import redis.clients.jedis.util.SafeEncoder;
 class RedisNativeBloomFilterTest {
   @RegisterExtension
   static final RedisServerExtension SERVER = new RedisServerExtension();
-
-  private static List<String> keys(String prefix, int n) {
-    List<String> keys = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      keys.add(prefix + i);
-    }
-    return keys;
-  }
 
   @Test
   void detectionAgreesWithTheServerAndAServerWithoutBfIsRefusedClearly() {
