@@ -24,7 +24,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * other's inserts. It works on plain Redis 7 (strings and Lua, no module) and on Redis Cluster.
  *
  * <pre>{@code
- * UnifiedJedis redis = RedisClient.builder().fromURI(uri).clientConfig(config).build(); // your settings
+ * UnifiedJedis redis = RedisClient.builder().hostAndPort(host, port).clientConfig(config).build(); // your settings
  * RedisBloomFilter<CharSequence> seen = RedisBloomFilter.create(redis, "app:emails",
  *     Funnels.stringFunnel(), 10_000_000, 0.01);              // or attach() an existing one
  * seen.add("alice@example.com");                            // one round trip, atomic

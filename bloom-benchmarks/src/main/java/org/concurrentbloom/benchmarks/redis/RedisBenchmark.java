@@ -59,7 +59,7 @@ public class RedisBenchmark {
         throw new IllegalStateException("set -Dbloom.redis.uri=redis://127.0.0.1:PORT (a Redis to use), or run"
             + " bloom-benchmarks/run-redis.sh, which starts one");
       }
-      client = RedisClient.builder().fromURI(URI.create(uri)).build();
+      client = RedisClient.create(URI.create(uri));
       String name = "bench:" + System.nanoTime();
       redis = RedisBloomFilter.create(client, name, Funnels.stringFunnel(), N, BenchmarkDefaults.FPP);
       local = BloomFilter.create(Funnels.stringFunnel(), N, BenchmarkDefaults.FPP);
