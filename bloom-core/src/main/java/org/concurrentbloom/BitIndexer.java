@@ -1,0 +1,145 @@
+package org.concurrentbloom;
+
+import java.util.Objects;
+
+/**
+ * The bit indexes that a standard-layout {@link BloomFilter} of a given shape uses for an item, for
+ * code that keeps the bits somewhere else (a Redis string, another process's memory) and must agree
+ * with {@code BloomFilter} bit for bit: for a filter built with the same funnel, m and k, the indexes
+ * {@link #indexes(Object, long[])} reports are exactly the bits {@code BloomFilter.add} sets and
+ * {@code mightContain} tests (hash strategy 1 of docs/HASHING.md). Only the standard layout is offered.
+ *
+ * <p>Immutable: any thread may call any method at any time. Hashing a String or a Long allocates
+ * nothing, as in {@code BloomFilter}.
+ *
+ * @param <T> the type of item
+ */
+public final class BitIndexer<T> {
+  /** The hash strategy id of the standard layout, as stored in files (docs/FORMAT.md). */
+  public static final int STANDARD_STRATEGY = Probes.STRATEGY_MURMUR3_128_EDH;
+
+  private final Funnel<? super T> funnel;
+  private final boolean longKeys;
+  private final long bits;
+  private final int hashFunctions;
+
+  private BitIndexer(Funnel<? super T> funnel, long bits, int hashFunctions) {
+    Sizing.checkShape(bits, hashFunctions);
+    this.funnel = Objects.requireNonNull(funnel, "funnel");
+    this.longKeys = funnel == Funnels.longFunnel();
+    this.bits = bits;
+    this.hashFunctions = hashFunctions;
+  }
+
+  /**
+   * The indexer for the shape {@code BloomFilter.create(funnel, expectedInsertions, fpp)} builds.
+   *
+   * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1),
+   *     or the shape would exceed the limits of {@code BloomFilter}; the message names the bad value
+   */
+  public static <T> BitIndexer<T> sized(Funnel<? super T> funnel, long expectedInsertions, double fpp) {
+    return new BitIndexer<>(funnel, Sizing.optimalBits(expectedInsertions, fpp),
+        Sizing.optimalHashFunctions(expectedInsertions, fpp));
+  }
+
+  /**
+   * The indexer for exactly {@code bits} bits and {@code hashFunctions} probes.
+   *
+   * @throws IllegalArgumentException if either is out of the range {@code BloomFilter} accepts
+   */
+  public static <T> BitIndexer<T> withShape(Funnel<? super T> funnel, long bits, int hashFunctions) {
+    return new BitIndexer<>(funnel, bits, hashFunctions);
+  }
+
+  /** m, the number of bits the indexes range over: every index is in [0, m). */
+  public long bitSize() {
+    return bits;
+  }
+
+  /** k, the number of indexes per item. */
+  public int hashFunctions() {
+    return hashFunctions;
+  }
+
+  /** The funnel items are hashed with. */
+  public Funnel<? super T> funnel() {
+    return funnel;
+  }
+
+  /**
+   * Writes the item's 128-bit MurmurHash3 (docs/HASHING.md) into {@code into[0]} (h1) and
+   * {@code into[1]} (h2): the only input of {@link #indexes(long, long, long[])}.
+   *
+   * @throws NullPointerException if {@code item} is null
+   * @throws IndexOutOfBoundsException if {@code into} has fewer than 2 elements
+   */
+  public void hash(T item, long[] into) {
+    Objects.requireNonNull(item, "item");
+    Objects.checkIndex(1, into.length);
+    if (longKeys) {
+      long v = (Long) item;
+      into[0] = Murmur3.longH1(v);
+      into[1] = Murmur3.longH2(v);
+      return;
+    }
+    HashingSink sink = HashingSink.acquire();
+    try {
+      sink.hash(item, funnel);
+      into[0] = sink.h1;
+      into[1] = sink.h2;
+    } finally {
+      sink.release();
+    }
+  }
+
+  /**
+   * Writes the k bit indexes for the hash (h1, h2) into {@code into[0..k)}, in probe order (an index may
+   * repeat when m is small). Allocates nothing.
+   *
+   * @throws IndexOutOfBoundsException if {@code into} has fewer than k elements
+   */
+  public void indexes(long h1, long h2, long[] into) {
+    Objects.checkIndex(hashFunctions - 1, into.length);
+    long m = bits;
+    long x = Probes.reduce(h1, m);
+    long y = Probes.reduce(h2, m);
+    for (int i = 1; ; i++) {
+      into[i - 1] = x;
+      if (i == hashFunctions) {
+        return;
+      }
+      x = Probes.nextIndex(x, y, m);
+      y = Probes.nextStep(y, i, m);
+    }
+  }
+
+  /**
+   * Writes the item's k bit indexes into {@code into[0..k)}: {@link #hash} then
+   * {@link #indexes(long, long, long[])}. Allocates nothing for Strings and Longs.
+   *
+   * @throws NullPointerException if {@code item} is null
+   * @throws IndexOutOfBoundsException if {@code into} has fewer than max(2, k) elements
+   */
+  public void indexes(T item, long[] into) {
+    hash(item, into);
+    indexes(into[0], into[1], into);
+  }
+
+  /** (1 - e^(-k n / m))^k: the expected false-positive rate of this shape after n distinct items. */
+  public double expectedFpp(double n) {
+    return Sizing.expectedFpp(bits, hashFunctions, n);
+  }
+
+  /**
+   * The distinct items estimated from the number of set bits, as {@link BloomFilter#approximateElementCount}
+   * computes it; {@code Long.MAX_VALUE} when every bit is set.
+   */
+  public long estimateElements(long setBits) {
+    return Sizing.estimateElements(bits, hashFunctions, setBits);
+  }
+
+  @Override
+  public String toString() {
+    return "BitIndexer[bits=" + bits + ", hashFunctions=" + hashFunctions + ", funnel=" + funnel + "]";
+  }
+}

@@ -1,0 +1,61 @@
+package org.concurrentbloom.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * One of the Lua scripts in this package's resources, with the shared prelude (shape.lua) prepended,
+ * and its SHA-1, which is the name EVALSHA calls it by. Immutable; docs/REDIS.md states each script's
+ * contract.
+ */
+final class Script {
+  static final Script ADD = load("add");
+  static final Script QUERY = load("query");
+  static final Script CREATE = load("create");
+  static final Script UPLOAD = load("upload");
+  static final Script SNAPSHOT = load("snapshot");
+  static final Script STATS = load("stats");
+  static final Script CLEAR = load("clear");
+
+  final String name;
+  final byte[] source;
+  /** Lowercase hex SHA-1 of {@link #source}: what SCRIPT LOAD returns and EVALSHA takes. */
+  final byte[] sha;
+
+  private Script(String name, byte[] source) {
+    this.name = name;
+    this.source = source;
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-1").digest(source);
+      this.sha = HexFormat.of().formatHex(digest).getBytes(StandardCharsets.US_ASCII);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-1", e);
+    }
+  }
+
+  private static Script load(String name) {
+    String source = resource("shape") + "\n" + resource(name);
+    return new Script(name, source.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = Script.class.getResourceAsStream(name + ".lua")) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name + ".lua next to " + Script.class.getName());
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name + ".lua";
+  }
+}

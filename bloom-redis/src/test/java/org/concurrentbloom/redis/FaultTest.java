@@ -1,0 +1,93 @@
+package org.concurrentbloom.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.concurrentbloom.redis.TestKeys.keys;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import org.concurrentbloom.Funnels;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * Crashes, restarts and a frozen server: failures surface as {@link RedisFilterException}, never as
+ * "absent", and with AOF (appendfsync always) every add acknowledged before a crash is there after it.
+ */
+class FaultTest {
+  @RegisterExtension
+  static final RedisServerExtension SERVER = new RedisServerExtension("--appendonly", "yes", "--appendfsync", "always");
+
+  /** Each key answers true or throws RedisFilterException; returns how many threw. */
+  private static int trueOrThrows(RedisBloomFilter<CharSequence> f, List<String> keys) {
+    int threw = 0;
+    for (String key : keys) {
+      try {
+        assertThat(f.mightContain(key)).as(key).isTrue();
+      } catch (RedisFilterException expected) {
+        threw++;
+      }
+    }
+    return threw;
+  }
+
+  @Test
+  void aCrashedServerIsAnErrorAndAfterARestartWithAofEveryAckedAddIsThere() throws Exception {
+    RedisClient before = SERVER.client();
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.create(before, "fault:aof", Funnels.stringFunnel(), 10_000, 0.01);
+    List<String> batch = keys("batch-", 3_000);
+    f.addAll(batch);
+    List<String> singles = keys("single-", 300);
+    for (String key : singles) {
+      f.add(key);
+    }
+    long countBefore = f.count();
+
+    SERVER.node().kill(); // SIGKILL: no shutdown save, only the AOF
+    assertThatThrownBy(() -> f.mightContain("single-1")).isInstanceOf(RedisFilterException.class);
+    assertThatThrownBy(() -> f.mightContainAll(singles)).isInstanceOf(RedisFilterException.class);
+    assertThatThrownBy(() -> f.add("during-outage")).isInstanceOf(RedisFilterException.class);
+    assertThatThrownBy(f::count).isInstanceOf(RedisFilterException.class);
+
+    SERVER.node().restart();
+    // The old pool's connections died with the server: each call answers true or throws, never false.
+    trueOrThrows(f, singles.subList(0, 20));
+
+    RedisBloomFilter<CharSequence> after = RedisBloomFilter.attach(SERVER.client(), "fault:aof", Funnels.stringFunnel());
+    assertThat(after.mightContainAll(batch)).containsOnly(true);
+    assertThat(after.mightContainAll(singles)).containsOnly(true);
+    assertThat(after.count()).isEqualTo(countBefore);
+    // The restarted server has an empty script cache: the add reloads its script and works.
+    assertThat(after.add("after-restart")).isTrue();
+    assertThat(after.mightContain("after-restart")).isTrue();
+  }
+
+  @Test
+  void aFrozenServerTimesOutAsAnErrorNeverAbsent() throws Exception {
+    RedisClient quick = SERVER.client(Duration.ofMillis(300));
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.create(quick, "fault:timeout", Funnels.stringFunnel(), 1_000, 0.01);
+    f.add("present");
+    signal("STOP");
+    try {
+      assertThatThrownBy(() -> f.mightContain("absent-key")).isInstanceOf(RedisFilterException.class)
+          .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class)
+          .hasCauseInstanceOf(JedisConnectionException.class);
+      assertThatThrownBy(() -> f.mightContainAll(List.of("a", "b"))).isInstanceOf(RedisFilterException.class);
+      assertThatThrownBy(() -> f.add("x")).isInstanceOf(RedisFilterException.class);
+    } finally {
+      signal("CONT");
+    }
+    assertThat(f.mightContain("present")).isTrue();
+    assertThat(f.mightContain("absent-key")).isFalse();
+  }
+
+  /** Sends a signal to the server process (STOP freezes it: connections open, no replies). */
+  private static void signal(String name) throws IOException, InterruptedException {
+    long pid = SERVER.node().pid();
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+    assertThat(kill.waitFor()).as("kill -%s %d", name, pid).isZero();
+  }
+}

@@ -1,0 +1,200 @@
+package org.concurrentbloom.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.concurrentbloom.redis.TestKeys.keys;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.concurrentbloom.Funnels;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClusterClient;
+
+/**
+ * Partitioned filters on a real 3-master, 3-replica Redis Cluster: partitions spread over the masters,
+ * the false-positive rate holds, and a master's failover to its replica loses no acknowledged add.
+ * The failover test runs last because it changes the cluster.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RedisClusterBloomFilterTest {
+  @RegisterExtension
+  static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
+
+  @Test
+  @Order(1)
+  void partitionsSpreadOverTheMastersAndTheFalsePositiveRateHolds() {
+    RedisClusterClient redis = CLUSTER.client(Duration.ofSeconds(5));
+    int n = 20_000;
+    double p = 0.01;
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.<CharSequence>builder(redis, "cluster:fpr", Funnels.stringFunnel())
+        .expectedInsertions(n).fpp(p).partitions(12).create();
+    Set<Integer> masters = new HashSet<>();
+    for (int i = 0; i < 12; i++) {
+      masters.add(CLUSTER.masterOf("{cluster:fpr:p" + i + "}:bits").port());
+    }
+    assertThat(masters).as("masters holding a partition").hasSize(3);
+
+    f.addAll(keys("member-", 0, n));
+    assertThat(f.mightContainAll(keys("member-", 0, n))).containsOnly(true);
+    int trials = 100_000;
+    int falsePositives = 0;
+    for (boolean b : f.mightContainAll(keys("absent-", 0, trials))) {
+      falsePositives += b ? 1 : 0;
+    }
+    double measured = (double) falsePositives / trials;
+    // Bound as in the core's FalsePositiveRateTest: 1.1 p for rounding and partition load spread, plus
+    // 3 standard errors of a binomial proportion (one-sided 99.87%); the seedless keys are fixed strings.
+    double se = Math.sqrt(p * (1 - p) / trials);
+    System.out.printf("partitioned filter, 12 partitions on 3 masters: measured FPR %.5f (target %.3f)%n", measured, p);
+    assertThat(measured).isLessThanOrEqualTo(1.1 * p + 3 * se).isGreaterThanOrEqualTo(0.5 * p);
+    assertThat(f.count()).isGreaterThan(n - n / 100).isLessThanOrEqualTo(n);
+  }
+
+  @Test
+  @Order(2)
+  void twoClusterClientsShareTheFilter() {
+    RedisBloomFilter<Long> a = RedisBloomFilter.<Long>builder(CLUSTER.client(Duration.ofSeconds(5)), "cluster:shared",
+        Funnels.longFunnel()).expectedInsertions(10_000).partitions(6).create();
+    RedisBloomFilter<Long> b = RedisBloomFilter.attach(CLUSTER.client(Duration.ofSeconds(5)), "cluster:shared",
+        Funnels.longFunnel());
+    for (long i = 0; i < 500; i++) {
+      assertThat(a.add(i)).isTrue();
+      assertThat(b.mightContain(i)).isTrue();
+    }
+    assertThat(b.count()).isEqualTo(500);
+  }
+
+  @Test
+  @Order(2)
+  void bfDetectionOnAClusterAgreesWithASingleNode() {
+    RedisNode node = CLUSTER.nodes().get(0);
+    try (redis.clients.jedis.RedisClient single = node.client(Duration.ofSeconds(5))) {
+      assertThat(RedisNativeBloomFilter.isSupported(CLUSTER.client(Duration.ofSeconds(5))))
+          .isEqualTo(RedisNativeBloomFilter.isSupported(single));
+    }
+  }
+
+  /**
+   * Kills (SIGKILL) the master of partition 0 while a reader queries added keys, waits until its replica
+   * is promoted, and checks that every add acknowledged before the crash (waitForReplicas(1)) is present
+   * and that new adds work. During the failover each query answers true or throws; never false.
+   */
+  @Test
+  @Order(3)
+  void aMasterFailoverLosesNoAcknowledgedAdd() throws Exception {
+    RedisClusterClient redis = CLUSTER.client(Duration.ofSeconds(2));
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.<CharSequence>builder(redis, "cluster:failover", Funnels.stringFunnel())
+        .expectedInsertions(20_000).fpp(0.01).partitions(6).waitForReplicas(1, Duration.ofSeconds(5)).create();
+    List<String> batch = keys("k-", 0, 5_000);
+    f.addAll(batch);
+    List<String> singles = keys("s-", 0, 200);
+    for (String key : singles) {
+      f.add(key);
+    }
+
+    RedisNode victim = CLUSTER.masterOf("{cluster:failover:p0}:bits");
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger falseAnswers = new AtomicInteger();
+    AtomicInteger errors = new AtomicInteger();
+    AtomicInteger answered = new AtomicInteger();
+    AtomicReference<Throwable> unexpected = new AtomicReference<>();
+    CountDownLatch readerStarted = new CountDownLatch(1);
+    Thread reader = new Thread(() -> {
+      RedisBloomFilter<CharSequence> r = RedisBloomFilter.attach(redis, "cluster:failover", Funnels.stringFunnel());
+      readerStarted.countDown();
+      for (int i = 0; !stop.get(); i++) {
+        try {
+          if (r.mightContain(singles.get(i % singles.size()))) {
+            answered.incrementAndGet();
+          } else {
+            falseAnswers.incrementAndGet();
+          }
+        } catch (RedisFilterException e) {
+          errors.incrementAndGet();
+        } catch (Throwable e) {
+          unexpected.compareAndSet(null, e);
+          return;
+        }
+      }
+    });
+    reader.start();
+    readerStarted.await();
+
+    victim.kill();
+    RedisClusterExtension.awaitUntil("a replica of the killed master is promoted and the cluster is ok",
+        () -> promotedAndOk(victim));
+    // The client learns the new topology on its next failure; poll until a query goes through.
+    RedisClusterExtension.awaitUntil("the client reaches the promoted master", () -> {
+      try {
+        return f.mightContainAll(batch).length == batch.size();
+      } catch (RedisFilterException e) {
+        return false;
+      }
+    });
+    stop.set(true);
+    reader.join();
+    // The promoted master has no replica until the killed node comes back (as its replica), and until
+    // then an add with waitForReplicas(1) throws: restart it and wait until it is in sync.
+    victim.restart();
+    RedisClusterExtension.awaitUntil("the restarted node is a replica in sync", () -> replicaInSync(victim));
+
+    assertThat(unexpected.get()).isNull();
+    System.out.printf("failover: reader got %d true answers, %d errors, %d false answers%n",
+        answered.get(), errors.get(), falseAnswers.get());
+    assertThat(falseAnswers.get()).as("queries answered false during the failover").isZero();
+    assertThat(f.mightContainAll(batch)).containsOnly(true);
+    assertThat(f.mightContainAll(singles)).containsOnly(true);
+    List<String> fresh = keys("after-", 0, 300);
+    RedisClusterExtension.awaitUntil("an add reaches the new topology", () -> {
+      try {
+        f.addAll(fresh);
+        return true;
+      } catch (RedisFilterException e) {
+        return false;
+      }
+    });
+    f.add("after-single");
+    assertThat(f.mightContainAll(fresh)).containsOnly(true);
+    assertThat(f.mightContain("after-single")).isTrue();
+  }
+
+  private static boolean replicaInSync(RedisNode node) {
+    try (Jedis admin = node.admin()) {
+      String replication = admin.info("replication");
+      return replication.contains("role:slave") && replication.contains("master_link_status:up")
+          && admin.clusterInfo().contains("cluster_state:ok");
+    }
+  }
+
+  /** True when no live node still lists the victim as a master owning slots, and every live node is ok. */
+  private static boolean promotedAndOk(RedisNode victim) {
+    for (RedisNode node : CLUSTER.nodes()) {
+      if (!node.isAlive()) {
+        continue;
+      }
+      try (Jedis admin = node.admin()) {
+        if (!admin.clusterInfo().contains("cluster_state:ok")) {
+          return false;
+        }
+        for (String line : admin.clusterNodes().split("\n")) {
+          String[] fields = line.split(" ");
+          boolean isVictim = fields.length > 1 && fields[1].startsWith("127.0.0.1:" + victim.port() + "@");
+          if (isVictim && fields[2].contains("master") && !fields[2].contains("fail")) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+}
