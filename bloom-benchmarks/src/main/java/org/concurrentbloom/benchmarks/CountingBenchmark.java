@@ -30,9 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       filter; the remove alone costs about this less {@link #add}.
  * </ul>
  *
- * <p>bloom-benchmarks/run.sh's report knows the standard filters' benchmarks (it compares with Guava
- * per key type and n); run this class with JMH directly, e.g. {@code java -jar target/benchmarks.jar
- * CountingBenchmark}.
+ * <p>{@code bloom-benchmarks/run.sh} runs it with the rest; its report compares ours with Commons.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -25,6 +25,60 @@ final class Cases {
 
   private Cases() {}
 
+  /**
+   * A group of benchmarks compared with one baseline subject: the library against Guava, the
+   * thread-safety strategies against {@code synchronized}, the counting filter against Commons
+   * Collections' counting filter, the scalable filter against a standard filter sized up front.
+   */
+  enum Family {
+    LIBRARY("", "impl", "GUAVA", "Guava", "?", "?"),
+    STRATEGIES("Thread-safety strategies: ", "strategy", "SYNCHRONIZED", "synchronized", "STRING (hashed)", "?"),
+    // CountingBenchmark has no keys or n parameter: String keys at its fixed N.
+    COUNTING("Counting filter: ", "impl", "COMMONS", "Commons", "STRING", "1000000"),
+    SCALABLE("Scalable filter: ", "impl", "SIZED_UP_FRONT", "sized up front", "?", "?");
+
+    final String tablePrefix;
+    final String subjectParam;
+    final String baseline;
+    final String baselineLabel;
+    /** What the keys and n columns show when the benchmark has no such parameter. */
+    final String defaultKeys;
+    final String defaultN;
+
+    Family(String tablePrefix, String subjectParam, String baseline, String baselineLabel, String defaultKeys,
+        String defaultN) {
+      this.tablePrefix = tablePrefix;
+      this.subjectParam = subjectParam;
+      this.baseline = baseline;
+      this.baselineLabel = baselineLabel;
+      this.defaultKeys = defaultKeys;
+      this.defaultN = defaultN;
+    }
+  }
+
+  /** The keys column: the keys parameter, or what the family's benchmarks use. */
+  static String keys(Result r) {
+    return r.param("keys", family(r).defaultKeys);
+  }
+
+  /** The n column: the n parameter, or what the family's benchmarks use. */
+  static String n(Result r) {
+    return r.param("n", family(r).defaultN);
+  }
+
+  static Family family(Result r) {
+    switch (r.className()) {
+      case STRATEGY_CLASS:
+        return Family.STRATEGIES;
+      case "CountingBenchmark":
+        return Family.COUNTING;
+      case "ScalableBenchmark":
+        return Family.SCALABLE;
+      default:
+        return Family.LIBRARY;
+    }
+  }
+
   /** The operation measured: the method name without the two-thread suffix. */
   static String op(Result r) {
     String m = r.method();
@@ -32,35 +86,35 @@ final class Cases {
   }
 
   static boolean isStrategy(Result r) {
-    return r.className().equals(STRATEGY_CLASS);
+    return family(r) == Family.STRATEGIES;
   }
 
   /** What is being compared: the impl or strategy parameter. */
   static String subject(Result r) {
-    return isStrategy(r) ? r.param("strategy", "?") : r.param("impl", "?");
+    return r.param(family(r).subjectParam, "?");
   }
 
   /** The subject every row of this result's table is compared with. */
   static String baselineSubject(Result r) {
-    return isStrategy(r) ? "SYNCHRONIZED" : "GUAVA";
+    return family(r).baseline;
   }
 
   /** A readable name of the baseline, for column headings. */
   static String baselineLabel(Result r) {
-    return isStrategy(r) ? "synchronized" : "Guava";
+    return family(r).baselineLabel;
   }
 
-  /** The table a result belongs in: the operation and the thread count, library and strategies apart. */
+  /** The table a result belongs in: the family, the operation and the thread count. */
   static String table(Result r) {
     String threads = r.threads() == 1 ? "1 thread" : r.threads() + " threads, one shared filter";
     String what = "`" + op(r) + "`" + (op(r).equals(BATCH_OP) ? " (per key)" : "");
-    return (isStrategy(r) ? "Thread-safety strategies: " : "") + what + ", " + threads;
+    return family(r).tablePrefix + what + ", " + threads;
   }
 
-  /** Sort key of a table: library before strategies, then by operation, then by threads. */
+  /** Sort key of a table: by family, then by operation (known ones first), then by threads. */
   static String tableOrder(Result r) {
     int rank = OP_ORDER.indexOf(op(r));
-    return (isStrategy(r) ? "1" : "0") + (char) ('a' + (rank < 0 ? OP_ORDER.size() : rank))
+    return family(r).ordinal() + "" + (char) ('a' + (rank < 0 ? OP_ORDER.size() : rank)) + op(r)
         + String.format(Locale.ROOT, "%03d", r.threads());
   }
 
@@ -90,7 +144,7 @@ final class Cases {
   static Optional<Result> baseline(Result r, List<Result> all) {
     String op = op(r).equals(BATCH_OP) ? "mightContain" : op(r);
     return all.stream()
-        .filter(b -> isStrategy(b) == isStrategy(r))
+        .filter(b -> family(b) == family(r))
         .filter(b -> op(b).equals(op) && b.threads() == r.threads())
         .filter(b -> subject(b).equals(baselineSubject(r)))
         .filter(b -> Objects.equals(b.params().get("keys"), r.params().get("keys")))
@@ -103,6 +157,9 @@ final class Cases {
     if (isStrategy(r)) {
       return "Thread-safety strategies (String keys hashed beforehand, p = 1%)";
     }
+    if (family(r) != Family.LIBRARY) {
+      return family(r).tablePrefix.replace(": ", "") + " (String keys, p = 1%)";
+    }
     return op(r).equals("add")
         ? "add (new keys), p = 1%"
         : "mightContain (batch = mightContainAll, per key), p = 1%";
@@ -112,21 +169,25 @@ final class Cases {
   static String category(Result r) {
     String threads = r.threads() + (r.threads() == 1 ? " thread" : " threads");
     if (isStrategy(r)) {
-      return op(r) + ", n=" + shortCount(r.param("n", "?")) + ", " + threads;
+      return op(r) + ", n=" + shortCount(n(r)) + ", " + threads;
     }
-    return r.param("keys", "?").toLowerCase(Locale.ROOT) + ", n=" + shortCount(r.param("n", "?")) + ", " + threads;
+    return keys(r).toLowerCase(Locale.ROOT) + ", n=" + shortCount(n(r)) + ", " + threads;
   }
 
   /** Readable names of the subjects; others are shown as they are. */
-  private static final Map<String, String> LABELS = Map.of(
-      "OURS_STANDARD", "ours standard",
-      "OURS_BLOCKED", "ours blocked",
-      "GUAVA", "Guava",
-      "COMMONS", "Commons",
-      "ATOMIC_CAS", "lock-free CAS",
-      "READ_WRITE_LOCK", "read-write lock",
-      "STRIPED_LOCKS", "striped locks",
-      "SYNCHRONIZED", "synchronized");
+  private static final Map<String, String> LABELS = Map.ofEntries(
+      Map.entry("OURS_STANDARD", "ours standard"),
+      Map.entry("OURS_BLOCKED", "ours blocked"),
+      Map.entry("OURS", "ours"),
+      Map.entry("GUAVA", "Guava"),
+      Map.entry("COMMONS", "Commons"),
+      Map.entry("ATOMIC_CAS", "lock-free CAS"),
+      Map.entry("READ_WRITE_LOCK", "read-write lock"),
+      Map.entry("STRIPED_LOCKS", "striped locks"),
+      Map.entry("SYNCHRONIZED", "synchronized"),
+      Map.entry("SIZED_UP_FRONT", "standard sized up front"),
+      Map.entry("SCALABLE_FROM_1K", "scalable from 1k"),
+      Map.entry("SCALABLE_FROM_100K", "scalable from 100k"));
 
   /** Row label and chart series (bar colour): the subject, batch lookups apart from single ones. */
   static String series(Result r) {

@@ -23,7 +23,8 @@ final class MarkdownTables {
     md.append("ns/op is the mean time of one operation in one thread (lower is better); ± is JMH's 99.9% "
         + "confidence half-width (n/a below three iterations, where JMH gives none); median is over the "
         + "measurement iterations. ops/µs is the total rate of all threads. **vs Guava** (or "
-        + "**vs synchronized**) is the baseline's ns/op divided by the row's: above 1.00× the row is faster. "
+        + "**vs synchronized**, **vs Commons**, **vs sized up front** in their tables) is the baseline's ns/op "
+        + "divided by the row's: above 1.00× the row is faster. "
         + "Batch rows are compared with Guava's single `mightContain` on the same keys. Compare numbers "
         + "only within one run.\n");
     for (Map.Entry<String, List<Result>> table : tables(all).entrySet()) {
@@ -35,8 +36,8 @@ final class MarkdownTables {
       md.append("|---|---:|---|---:|---:|---:|---:|---:|\n");
       for (Result r : rows) {
         Optional<Result> base = Cases.baseline(r, all);
-        md.append("| ").append(r.param("keys", "STRING (hashed)").toLowerCase(Locale.ROOT))
-            .append(" | ").append(Cases.shortCount(r.param("n", "?")))
+        md.append("| ").append(Cases.keys(r).toLowerCase(Locale.ROOT))
+            .append(" | ").append(Cases.shortCount(Cases.n(r)))
             .append(" | ").append(Cases.series(r))
             .append(" | ").append(fixed(r.nanosPerOp()))
             .append(" | ").append(Double.isFinite(r.error()) ? fixed(r.nanosPerOp(r.error())) : "n/a")
