@@ -32,7 +32,11 @@ public interface MembershipFilter<T> {
    */
   boolean mightContain(T item);
 
-  /** The number of {@link #add} calls that returned true (less successful removals, where supported). */
+  /**
+   * The number of {@link #add} calls that returned true. A filter that supports removal also subtracts
+   * the removals after which the item was definitely absent (see its Javadoc). Under concurrent adds of
+   * one item, an estimate.
+   */
   long count();
 
   /** The fraction of cells (bits or counters) that are set, in [0, 1]. */
