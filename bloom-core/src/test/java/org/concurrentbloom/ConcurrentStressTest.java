@@ -221,6 +221,11 @@ class ConcurrentStressTest {
     long[][] clearsBefore = new long[adderCount][perAdder];
     AtomicLong checkedPairs = new AtomicLong();
     AtomicReference<String> firstMiss = new AtomicReference<>();
+    // Each adder's last tenth waits until the clearer has stopped (it stops at 80% of all adds, which
+    // 90% of each adder's keys exceed), so some adds always come after the last clear, however the
+    // threads are scheduled.
+    CountDownLatch clearerStopped = new CountDownLatch(1);
+    int lastTenth = perAdder - perAdder / 10;
 
     List<Runnable> adders = new ArrayList<>();
     for (int a = 0; a < adderCount; a++) {
@@ -228,6 +233,9 @@ class ConcurrentStressTest {
       adders.add(() -> {
         long checked = 0;
         for (int i = 0; i < perAdder; i++) {
+          if (i == lastTenth) {
+            awaitUninterruptibly(clearerStopped);
+          }
           long k = key(owner, i);
           long completedBefore = completed.get();
           long startedBefore = started.get(); // read second: equal means no clear was running here
@@ -249,10 +257,14 @@ class ConcurrentStressTest {
       });
     }
     Runnable clearer = () -> {
-      for (long c = 1; progress.get() < clearUntil; c++) {
-        started.set(c);
-        filter.clear();
-        completed.set(c);
+      try {
+        for (long c = 1; progress.get() < clearUntil; c++) {
+          started.set(c);
+          filter.clear();
+          completed.set(c);
+        }
+      } finally {
+        clearerStopped.countDown();
       }
     };
     List<Runnable> all = new ArrayList<>(adders);
@@ -280,6 +292,21 @@ class ConcurrentStressTest {
   }
 
   // ---------------------------------------------------------------- harness
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        latch.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
 
   /** How many of keys 0..perOwner-1 of owners 0..owners-1 {@code filter} does not report. */
   private static long falseNegatives(BloomFilter<Long> filter, int owners, long perOwner) {
