@@ -146,11 +146,11 @@ class BackendFailureTest {
         int n = scans.getAndIncrement();
         if (n < 2) {
           scanning[n].countDown();
-          TestSql.await(resume[n]);
+          Latches.await(resume[n]);
         }
       };
       CompletableFuture<Void> rebuild = CompletableFuture.runAsync(guard::rebuildNow);
-      TestSql.await(scanning[0]); // "late" commits after this scan's snapshot
+      Latches.await(scanning[0]); // "late" commits after this scan's snapshot
       table.insert("late");
       filters.down = true;
       assertThatThrownBy(() -> guard.recordInsert("late")).isInstanceOf(IllegalStateException.class);
@@ -160,7 +160,7 @@ class BackendFailureTest {
 
       // The rebuild the failed insert asked for is scanning; the one before it published a filter
       // without "late", and must not have ended the degradation.
-      TestSql.await(scanning[1]);
+      Latches.await(scanning[1]);
       assertThat(filters.local.liveForTest().filter.mightContain("late")).as("p = 1e-6: not a false positive").isFalse();
       assertThat(guard.stats().degraded()).isTrue();
       assertThat(guard.mightExist("late")).isTrue();

@@ -261,7 +261,7 @@ class MembershipGuardTest {
       table.midScan = () -> {
         table.midScan = () -> { };
         scanning.countDown();
-        TestSql.await(resume);
+        Latches.await(resume);
       };
       CompletableFuture<Void> first = CompletableFuture.runAsync(guard::rebuildNow);
       assertThat(scanning.await(30, TimeUnit.SECONDS)).isTrue();

@@ -9,8 +9,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * One of the Lua scripts in this package's resources, with a shared prelude prepended (shape.lua for the
- * filter's scripts, gen.lua for the shared guard's), and its SHA-1, which is the name EVALSHA calls it
+ * One of the Lua scripts in this package's resources, with the shared prelude prepended (shape.lua, and
+ * for the shared guard's scripts gen.lua after it), and its SHA-1, which is the name EVALSHA calls it
  * by. Immutable; docs/REDIS.md states each script's contract.
  */
 final class Script {
@@ -21,7 +21,7 @@ final class Script {
   static final Script SNAPSHOT = load("snapshot");
   static final Script STATS = load("stats");
   static final Script CLEAR = load("clear");
-  // The shared guard's scripts (docs/REDIS.md, "Shared guard"), with the generation prelude gen.lua.
+  // The shared guard's scripts (docs/REDIS.md, "Shared guard"), with the generation prelude gen.lua too.
   static final Script GUARD_QUERY = guard("guard-query");
   static final Script GUARD_ADD = guard("guard-add");
   static final Script GUARD_DELETE = guard("guard-delete");
@@ -48,15 +48,11 @@ final class Script {
   }
 
   private static Script load(String name) {
-    return withPrelude("shape", name);
+    return new Script(name, (resource("shape") + "\n" + resource(name)).getBytes(StandardCharsets.UTF_8));
   }
 
   private static Script guard(String name) {
-    return withPrelude("gen", name);
-  }
-
-  private static Script withPrelude(String prelude, String name) {
-    String source = resource(prelude) + "\n" + resource(name);
+    String source = resource("shape") + "\n" + resource("gen") + "\n" + resource(name);
     return new Script(name, source.getBytes(StandardCharsets.UTF_8));
   }
 

@@ -1,4 +1,4 @@
--- Prepended to the shared guard's scripts (docs/REDIS.md, "Shared guard"). The guard G keeps, under the
+-- Prepended to the shared guard's scripts after shape.lua (docs/REDIS.md, "Shared guard"). The guard G keeps, under the
 -- hash tag {G} (one slot, so one script may touch them all): the state hash {G}:state, whose fields
 -- live and pending hold generation numbers (absent: none) and next the last number issued; the lock
 -- {G}:lock; and generation N as the bit string {G}:gN:bits and the hash {G}:gN:meta, laid out like a
@@ -22,10 +22,7 @@ local function check_gen(bits, meta, m, k)
     return redis.error_reply('BLOOMSHAPE ' .. meta .. ' holds m=' .. stored[1] .. ' k=' .. tostring(stored[2])
         .. ' but this client expects m=' .. m .. ' k=' .. k)
   end
-  if redis.call('EXISTS', bits) == 0 then
-    return redis.error_reply('BLOOMMISSING ' .. bits .. ' is gone while ' .. meta .. ' remains')
-  end
-  return nil
+  return check_bits(bits, meta)
 end
 
 -- nil if every ARGV[from..to] is an integer bit offset in [0, m); else an error reply.

@@ -13,9 +13,4 @@ if live == '0' then
 end
 local err = check_gen(KEYS[2], KEYS[3], ARGV[2], ARGV[3])
 if err then return err end
-for i = 4, #ARGV do
-  if redis.call('GETBIT', KEYS[2], ARGV[i]) == 0 then
-    return 0
-  end
-end
-return 1
+return all_set(KEYS[2], 4)

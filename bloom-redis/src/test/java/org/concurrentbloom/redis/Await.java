@@ -9,10 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
-/**
- * Waiting in tests: for a latch, for threads, or for a condition polled with a deadline. Never a bare
- * sleep.
- */
+/** Waiting in tests: for threads, or for a condition polled with a deadline. Never a bare sleep. */
 final class Await {
   private Await() {}
 
@@ -24,18 +21,6 @@ final class Await {
         throw new AssertionError("timed out after " + timeout + " waiting until " + what);
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-    }
-  }
-
-  /** Waits for {@code latch}, failing after 30 s. */
-  static void await(CountDownLatch latch) {
-    try {
-      if (!latch.await(30, TimeUnit.SECONDS)) {
-        throw new AssertionError("latch not released within 30 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
     }
   }
 

@@ -7,6 +7,7 @@ import static org.concurrentbloom.redis.RedisSnapshotStoreTest.assertAll;
 import java.time.Duration;
 import org.concurrentbloom.guard.GuardStats;
 import org.concurrentbloom.guard.MembershipGuard;
+import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,7 +33,7 @@ class GuardFaultTest {
 
   @Test
   void aCrashedRedisMeansMaybeAndAnUnrecordedInsertDegradesTheGuardUntilTheRebuildAfterIt() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     try (MembershipGuard<String> guard = Guards.sharedInstance(table, "fault.crash", SERVER.client())) {
       assertThat(guard.mightExist("absent")).isFalse();
 
@@ -60,7 +61,7 @@ class GuardFaultTest {
 
   @Test
   void redisRestartedWithoutItsDataIsNoticedAndTheFilterRebuilt() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     try (MembershipGuard<String> guard = Guards.sharedInstance(table, "fault.lost", SERVER.client())) {
       SERVER.node().kill();
       SERVER.node().restart();
@@ -77,7 +78,7 @@ class GuardFaultTest {
 
   @Test
   void aFrozenRedisTimesOutAsMaybe() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     // A short lease: a lock request sent before the freeze may be applied after it, for no one.
     RedisGuardBackend<String> backend = RedisGuardBackend.builder(SERVER.client(Duration.ofMillis(300)))
         .lockLease(Duration.ofSeconds(1)).build();
@@ -100,7 +101,7 @@ class GuardFaultTest {
 
   @Test
   void redisDownWhileSavingASnapshotIsCountedAndTheGuardServesOn() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     RedisSnapshotStore store = new RedisSnapshotStore(SERVER.client(), "fault:snapshot");
     try (MembershipGuard<String> guard = Guards.ready(Guards.over(table, "fault.snapshot").snapshotStore(store))) {
       assertThat(store.read()).as("written after the first build").isPresent();

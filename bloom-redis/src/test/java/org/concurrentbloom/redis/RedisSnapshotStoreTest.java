@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.util.Optional;
 import java.util.Random;
 import org.concurrentbloom.guard.MembershipGuard;
+import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
@@ -50,7 +51,7 @@ class RedisSnapshotStoreTest {
 
   @Test
   void aGuardRestartsFromTheRedisSnapshotAndCatchesUpFromItsWatermark() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     RedisSnapshotStore store = new RedisSnapshotStore(SERVER.client(), "snapshot:local");
     Guards.ready(Guards.over(table, "users").snapshotStore(store)).close(); // close writes the snapshot
     for (int i = 1_000; i < 1_200; i++) {
@@ -66,7 +67,7 @@ class RedisSnapshotStoreTest {
 
   @Test
   void aDamagedSnapshotIsIgnoredAndTheFilterRebuilt() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     RedisClient client = SERVER.client();
     RedisSnapshotStore store = new RedisSnapshotStore(client, "snapshot:damaged");
     Guards.ready(Guards.over(table, "users").snapshotStore(store)).close();
@@ -84,7 +85,7 @@ class RedisSnapshotStoreTest {
 
   @Test
   void aSharedGuardStartsFromTheSnapshotWhenRedisHasNoLiveFilter() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     RedisClient client = SERVER.client();
     RedisSnapshotStore store = new RedisSnapshotStore(client, "snapshot:shared");
     // Instance one builds the shared filter; its snapshot is downloaded from Redis after the build.
@@ -107,7 +108,7 @@ class RedisSnapshotStoreTest {
   }
 
   /** Every row is "maybe"; absent keys are "absent" (p = 1e-6). */
-  static void assertAll(MembershipGuard<String> guard, MemoryTable table) {
+  static void assertAll(MembershipGuard<String> guard, TableSource table) {
     for (String key : table.keys()) {
       assertThat(guard.mightExist(key)).as(key).isTrue();
     }

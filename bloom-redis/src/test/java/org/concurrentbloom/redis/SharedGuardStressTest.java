@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.concurrentbloom.guard.Latches;
 import org.concurrentbloom.guard.MembershipGuard;
+import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,9 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code mightExist} on both instances.
  *
  * <p>So that the cross-instance race the dual write exists for happens in every rebuild, and not only
- * by luck, each scan ends at a gate: A's rebuild is held until instance B has recorded an insert that it
- * started after that scan ended. That key is in neither the scan nor, without the dual write, the new
- * generation. With the dual write on, nothing may be lost; with it off (a test hook of both backends),
+ * by luck, each scan meets a gate once it has taken its snapshot of the table: A's rebuild is held until
+ * instance B has recorded an insert that it started after that moment. That key is in neither the scan
+ * nor, without the dual write, the new generation. With the dual write on, nothing may be lost; with it off (a test hook of both backends),
  * keys must be lost, which shows the test can fail. Writers insert on permits handed out per rebuild,
  * so the test's size does not depend on the machine's speed.
  */
@@ -40,7 +42,7 @@ class SharedGuardStressTest {
   @ValueSource(booleans = {true, false})
   void noRecordedInsertIsLostOnEitherInstanceAcrossBackToBackRebuilds(boolean dualWrite) throws Exception {
     String name = "stress." + dualWrite;
-    MemoryTable table = MemoryTable.of("seed-", 5_000);
+    TableSource table = TableSource.of("seed-", 5_000);
     Writer[] writers = new Writer[2];
     try (MembershipGuard<String> a = Guards.ready(Guards.over(table, name)
             .backend(RedisGuardBackend.builder(SERVER.client()).dualWriteForTest(dualWrite).build()));
@@ -49,7 +51,7 @@ class SharedGuardStressTest {
       writers[0] = new Writer("a", a, table);
       writers[1] = new Writer("b", b, table);
       Gate gate = new Gate(writers);
-      table.afterScan = gate::hold; // only A scans: B adopted A's first filter
+      table.midScan = gate::hold; // only A scans: B adopted A's first filter
       for (Writer w : writers) {
         w.start();
       }
@@ -114,11 +116,11 @@ class SharedGuardStressTest {
     final AtomicLong epoch = new AtomicLong();
     volatile Gate gate;
     private final MembershipGuard<String> guard;
-    private final MemoryTable table;
+    private final TableSource table;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-    Writer(String instance, MembershipGuard<String> guard, MemoryTable table) {
+    Writer(String instance, MembershipGuard<String> guard, TableSource table) {
       super("writer-" + instance);
       this.guard = guard;
       this.table = table;
@@ -157,7 +159,8 @@ class SharedGuardStressTest {
   }
 
   /**
-   * Holds each scan, after it ended, until writer B recorded an insert it started after that moment.
+   * Holds each scan, after it took its snapshot, until writer B recorded an insert it started after that
+   * moment.
    * Opening a gate hands both writers a few more permits, so inserts run while the rebuild waits.
    */
   private static final class Gate {
@@ -180,7 +183,7 @@ class SharedGuardStressTest {
       for (Writer w : writers) {
         w.permits.release(PERMITS_PER_GATE);
       }
-      Await.await(latch);
+      Latches.await(latch);
       passed.incrementAndGet();
     }
 

@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.GuardSpec;
+import org.concurrentbloom.guard.Latches;
 import org.concurrentbloom.guard.MembershipGuard;
+import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
@@ -29,7 +31,7 @@ class SharedGuardTest {
 
   @Test
   void twoInstancesSeeEachOthersInsertsAsSoonAsTheyAreRecorded() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     try (MembershipGuard<String> a = Guards.sharedInstance(table, "shared.visible", SERVER.client());
         MembershipGuard<String> b = Guards.sharedInstance(table, "shared.visible", SERVER.client())) {
       assertThat(table.scanAllCalls.get()).as("the second instance adopts the first one's filter").isEqualTo(1);
@@ -48,7 +50,7 @@ class SharedGuardTest {
 
   /** Each round: insert and record an own key, wait for the other instance to do the same, check its key. */
   private static void visibility(MembershipGuard<String> mine, String own, String other, int rounds,
-      CyclicBarrier recorded, CyclicBarrier checked, MemoryTable table) {
+      CyclicBarrier recorded, CyclicBarrier checked, TableSource table) {
     try {
       for (int r = 0; r < rounds; r++) {
         table.insert(own + r);
@@ -64,7 +66,7 @@ class SharedGuardTest {
 
   @Test
   void aRebuildOnOneInstanceSwitchesEveryInstanceAndDeletesTheOldGeneration() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     try (MembershipGuard<String> a = Guards.sharedInstance(table, "shared.switch", SERVER.client());
         MembershipGuard<String> b = Guards.sharedInstance(table, "shared.switch", SERVER.client());
         Jedis admin = SERVER.node().admin()) {
@@ -92,19 +94,19 @@ class SharedGuardTest {
 
   @Test
   void rebuildsOfTwoInstancesRunOneAtATime() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     try (MembershipGuard<String> a = Guards.sharedInstance(table, "shared.lock", SERVER.client());
         MembershipGuard<String> b = Guards.sharedInstance(table, "shared.lock", SERVER.client());
         Jedis admin = SERVER.node().admin()) {
       CountDownLatch scanning = new CountDownLatch(1);
       CountDownLatch resume = new CountDownLatch(1);
-      table.afterScan = () -> {
-        table.afterScan = () -> { };
+      table.midScan = () -> {
+        table.midScan = () -> { };
         scanning.countDown();
-        Await.await(resume);
+        Latches.await(resume);
       };
       CompletableFuture<Void> first = CompletableFuture.runAsync(a::rebuildNow);
-      Await.await(scanning); // A holds the lock and is scanning
+      Latches.await(scanning); // A holds the lock and is scanning
       long sets = setCalls(admin);
       CompletableFuture<Void> second = CompletableFuture.runAsync(b::rebuildNow);
       // B's build thread tries SET NX on the lock, finds it taken, and polls: two failed tries prove it waits.
@@ -122,7 +124,7 @@ class SharedGuardTest {
 
   @Test
   void aRebuildAbandonedByACrashedInstanceIsCleanedUpByTheNext() throws Exception {
-    MemoryTable table = MemoryTable.of("key-", 1_000);
+    TableSource table = TableSource.of("key-", 1_000);
     try (MembershipGuard<String> a = Guards.sharedInstance(table, "shared.crash", SERVER.client());
         Jedis admin = SERVER.node().admin()) {
       // Another instance starts a rebuild and dies mid-scan: its lock (a short lease) and its pending
