@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -44,6 +45,33 @@ public final class TableSource implements KeySource<String> {
       table.insert(prefix + i);
     }
     return table;
+  }
+
+  /** Holds the next scan once it took its snapshot and streamed half its keys, until resumed. */
+  public Pause pauseNextScan() {
+    Pause pause = new Pause();
+    midScan = () -> {
+      midScan = () -> { };
+      pause.paused.countDown();
+      Latches.await(pause.resume);
+    };
+    return pause;
+  }
+
+  /** A scan held by {@link #pauseNextScan()}. */
+  public static final class Pause {
+    private final CountDownLatch paused = new CountDownLatch(1);
+    private final CountDownLatch resume = new CountDownLatch(1);
+
+    /** Waits (up to 30 s) until the scan is held. */
+    public void awaitPaused() {
+      Latches.await(paused);
+    }
+
+    /** Lets the scan go on. */
+    public void resume() {
+      resume.countDown();
+    }
   }
 
   /** Inserts and commits {@code key}; false if it is already there (a unique violation). */

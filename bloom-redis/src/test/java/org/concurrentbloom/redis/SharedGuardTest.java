@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.GuardSpec;
-import org.concurrentbloom.guard.Latches;
 import org.concurrentbloom.guard.MembershipGuard;
 import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.Test;
@@ -98,21 +96,15 @@ class SharedGuardTest {
     try (MembershipGuard<String> a = Guards.sharedInstance(table, "shared.lock", SERVER.client());
         MembershipGuard<String> b = Guards.sharedInstance(table, "shared.lock", SERVER.client());
         Jedis admin = SERVER.node().admin()) {
-      CountDownLatch scanning = new CountDownLatch(1);
-      CountDownLatch resume = new CountDownLatch(1);
-      table.midScan = () -> {
-        table.midScan = () -> { };
-        scanning.countDown();
-        Latches.await(resume);
-      };
+      TableSource.Pause pause = table.pauseNextScan();
       CompletableFuture<Void> first = CompletableFuture.runAsync(a::rebuildNow);
-      Latches.await(scanning); // A holds the lock and is scanning
+      pause.awaitPaused(); // A holds the lock and is scanning
       long sets = setCalls(admin);
       CompletableFuture<Void> second = CompletableFuture.runAsync(b::rebuildNow);
       // B's build thread tries SET NX on the lock, finds it taken, and polls: two failed tries prove it waits.
       Await.until("B tried the lock twice", Duration.ofSeconds(10), () -> setCalls(admin) >= sets + 2);
       assertThat(second).isNotDone();
-      resume.countDown();
+      pause.resume();
       first.get(30, TimeUnit.SECONDS);
       second.get(30, TimeUnit.SECONDS);
       assertThat(table.maxConcurrentScans.get()).as("scans never overlapped").isEqualTo(1);
