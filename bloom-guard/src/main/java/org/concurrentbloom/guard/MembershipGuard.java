@@ -56,8 +56,8 @@ import org.concurrentbloom.Funnel;
  * <p><b>Backend failures</b> (a shared backend that is unreachable) never become "absent". A check that
  * fails answers "maybe". An insert that cannot be recorded throws, and from then on this guard answers
  * "maybe" to every check (it is <em>degraded</em>) until a rebuild that began after the failure is
- * published: such a rebuild read {@code failedInserts} after the failure was counted, so its scan
- * started after the failed key's commit and contains the key. A failed insert asks for that rebuild at
+ * published: such a rebuild read the count of failed inserts after the failure was counted, so its
+ * scan started after the failed key's commit and contains the key. A failed insert asks for that rebuild at
  * once; the loop retries it with backoff while the backend is down.
  *
  * <h2>Threads</h2>

@@ -161,7 +161,8 @@ class BackendFailureTest {
       // The rebuild the failed insert asked for is scanning; the one before it published a filter
       // without "late", and must not have ended the degradation.
       Latches.await(scanning[1]);
-      assertThat(filters.local.liveForTest().filter.mightContain("late")).as("p = 1e-6: not a false positive").isFalse();
+      assertThat(filters.local.liveForTest().filter.mightContain("late")).as("p = 1e-6: no false positive")
+          .isFalse();
       assertThat(guard.stats().degraded()).isTrue();
       assertThat(guard.mightExist("late")).isTrue();
       resume[1].countDown();

@@ -19,7 +19,8 @@ final class Guards {
   }
 
   /** {@link #over} in shared mode on {@code redis}: one application instance. */
-  static MembershipGuard<String> sharedInstance(TableSource table, String name, UnifiedJedis redis) throws InterruptedException {
+  static MembershipGuard<String> sharedInstance(TableSource table, String name, UnifiedJedis redis)
+      throws InterruptedException {
     return ready(over(table, name).backend(RedisGuardBackend.of(redis)));
   }
 

@@ -85,7 +85,8 @@ class RedisClusterBloomFilterTest {
     RedisSnapshotStore store = new RedisSnapshotStore(clientA, "{cluster.guard}:snapshot");
     try (MembershipGuard<String> a = Guards.ready(Guards.over(table, "cluster.guard").snapshotStore(store)
             .backend(RedisGuardBackend.of(clientA)));
-        MembershipGuard<String> b = Guards.sharedInstance(table, "cluster.guard", CLUSTER.client(Duration.ofSeconds(5)))) {
+        MembershipGuard<String> b =
+            Guards.sharedInstance(table, "cluster.guard", CLUSTER.client(Duration.ofSeconds(5)))) {
       assertThat(table.scanAllCalls.get()).as("B adopted A's filter").isEqualTo(1);
       table.insert("from-a");
       a.recordInsert("from-a");

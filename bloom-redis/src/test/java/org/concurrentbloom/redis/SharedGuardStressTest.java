@@ -26,9 +26,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>So that the cross-instance race the dual write exists for happens in every rebuild, and not only
  * by luck, each scan meets a gate once it has taken its snapshot of the table: A's rebuild is held until
  * instance B has recorded an insert that it started after that moment. That key is in neither the scan
- * nor, without the dual write, the new generation. With the dual write on, nothing may be lost; with it off (a test hook of both backends),
- * keys must be lost, which shows the test can fail. Writers insert on permits handed out per rebuild,
- * so the test's size does not depend on the machine's speed.
+ * nor, without the dual write, the new generation. With the dual write on, nothing may be lost; with
+ * it off (a test hook of both backends), keys must be lost, which shows the test can fail. Writers
+ * insert on permits handed out per rebuild, so the test's size does not depend on the machine's speed.
  */
 class SharedGuardStressTest {
   private static final int REBUILDS = 8;
