@@ -6,11 +6,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.concurrentbloom.BloomFilter;
 
 /**
- * One filter of a guard's life: built (or loaded) by one rebuild, live until the next one replaces it.
+ * One filter of a local guard's life ({@link LocalFilters}): built (or loaded) by one rebuild, live until
+ * the next one replaces it.
  *
  * <p>Threads: {@link #filter} and the counters are shared by every thread that records or checks keys.
- * {@link #watermark} and {@link #buildNanos} are written by the rebuild thread before the generation is
- * published (a volatile write) and read only by threads that read the generation after that.
+ * {@link #watermark} is written by the rebuild thread before the generation is published (a volatile
+ * write) and read only by threads that read the generation after that.
  */
 final class Generation<K> {
   final BloomFilter<K> filter;
@@ -29,8 +30,6 @@ final class Generation<K> {
   final AtomicBoolean deleteRebuildRequested = new AtomicBoolean();
   /** The source's watermark this filter is complete up to; empty if the source has none. */
   OptionalLong watermark = OptionalLong.empty();
-  /** How long the build took, start to publication. */
-  long buildNanos;
 
   Generation(BloomFilter<K> filter) {
     this.filter = filter;

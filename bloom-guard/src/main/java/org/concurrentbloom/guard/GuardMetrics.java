@@ -24,6 +24,9 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>bloom.guard.false.positives</td><td>counter</td><td>lookups that found nothing</td></tr>
  *   <tr><td>bloom.guard.rebuilds</td><td>counter</td><td>filters published</td></tr>
  *   <tr><td>bloom.guard.rebuild.failures</td><td>counter</td><td>builds that failed</td></tr>
+ *   <tr><td>bloom.guard.backend.errors</td><td>counter</td><td>calls a shared backend failed</td></tr>
+ *   <tr><td>bloom.guard.failed.inserts</td><td>counter</td><td>inserts the backend could not record</td></tr>
+ *   <tr><td>bloom.guard.snapshot.failures</td><td>counter</td><td>snapshots that could not be written</td></tr>
  *   <tr><td>bloom.guard.fpr.observed</td><td>gauge</td><td>confirmed false-positive rate (NaN before data)</td></tr>
  *   <tr><td>bloom.guard.fpr.target</td><td>gauge</td><td>configured fpp</td></tr>
  *   <tr><td>bloom.guard.ready</td><td>gauge</td><td>1 while a filter is live, else 0</td></tr>
@@ -32,6 +35,7 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>bloom.guard.deletes.since.rebuild</td><td>gauge</td><td>deletes recorded since the last build</td></tr>
  *   <tr><td>bloom.guard.rebuild.last.seconds</td><td>gauge</td><td>duration of the last build</td></tr>
  *   <tr><td>bloom.guard.rebuild.consecutive.failures</td><td>gauge</td><td>failures since the last success</td></tr>
+ *   <tr><td>bloom.guard.degraded</td><td>gauge</td><td>1 while a failed insert makes every check "maybe"</td></tr>
  * </table>
  *
  * <p>Micrometer is an optional dependency of this module: only this class needs it. The meters read the
@@ -60,6 +64,9 @@ public final class GuardMetrics implements MeterBinder {
     counter(registry, "false.positives", "lookups that found the key absent", s -> s.falsePositives());
     counter(registry, "rebuilds", "filters built and published", s -> s.rebuilds());
     counter(registry, "rebuild.failures", "builds that failed", s -> s.rebuildFailures());
+    counter(registry, "backend.errors", "calls a shared backend failed", s -> s.backendErrors());
+    counter(registry, "failed.inserts", "inserts the backend could not record", s -> s.failedInserts());
+    counter(registry, "snapshot.failures", "snapshots that could not be written", s -> s.snapshotFailures());
     gauge(registry, "fpr.observed", "confirmed false-positive rate among absent keys checked", s -> s.observedFpr());
     gauge(registry, "fpr.target", "configured false-positive probability", s -> s.targetFpp());
     gauge(registry, "ready", "1 while a filter is live", s -> s.ready() ? 1 : 0);
@@ -70,6 +77,8 @@ public final class GuardMetrics implements MeterBinder {
         s -> s.lastRebuildDuration().toNanos() / 1e9);
     gauge(registry, "rebuild.consecutive.failures", "build failures since the last success",
         s -> s.consecutiveFailures());
+    gauge(registry, "degraded", "1 while an insert the backend could not record makes every check maybe",
+        s -> s.degraded() ? 1 : 0);
   }
 
   private void counter(MeterRegistry registry, String name, String help, ToDoubleFunction<GuardStats> f) {

@@ -30,6 +30,15 @@ import java.time.Instant;
  * @param rebuildFailures builds that failed in total
  * @param consecutiveFailures builds that failed since the last success (0 when the last one succeeded)
  * @param lastError the most recent build failure, as "ExceptionClass: message"; null if none ever
+ * @param backendErrors calls a shared backend failed: checks answered "maybe" because of it, inserts it
+ *     could not record, deletes it could not count (always 0 with the local backend)
+ * @param failedInserts {@code recordInsert} calls that threw because the backend could not record the key
+ * @param degraded true while an insert that could not be recorded is not yet covered by a rebuild that
+ *     began after it: every check answers "maybe" meanwhile
+ * @param lastBackendError the most recent backend failure, as "ExceptionClass: message"; null if none ever
+ * @param snapshotFailures snapshots that could not be written (the previous one is kept)
+ * @param lastSnapshotError the most recent snapshot write failure, as "ExceptionClass: message"; null if
+ *     none ever
  */
 public record GuardStats(
     long checks,
@@ -48,7 +57,13 @@ public record GuardStats(
     Instant lastRebuildAt,
     long rebuildFailures,
     long consecutiveFailures,
-    String lastError) {
+    String lastError,
+    long backendErrors,
+    long failedInserts,
+    boolean degraded,
+    String lastBackendError,
+    long snapshotFailures,
+    String lastSnapshotError) {
 
   /** Database queries saved per check, in [0, 1]; NaN before the first check. */
   public double savedFraction() {

@@ -4,19 +4,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.concurrentbloom.BloomFilter;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.concurrentbloom.Funnel;
 
 /**
@@ -38,64 +36,42 @@ import org.concurrentbloom.Funnel;
  * cannot succeed. docs/GUARD.md shows the full pattern.
  *
  * <h2>Design</h2>
- * The live filter is one immutable {@link Generation} behind a volatile reference. A rebuild builds a
- * new generation off to the side and publishes it with one reference swap, so readers never see a
- * half-built filter and never wait. Deleted keys cannot be removed from a Bloom filter, so deletes are
- * counted and, past a threshold, trigger a rebuild; a table that outgrows the filter's capacity
- * triggers one sized up by the growth factor, so the false-positive rate stays near its target.
- *
- * <p><b>The dual-write window</b> (the NSF approach of Mohan and Narang, "Algorithms for creating
- * indexes for very large tables without quiescing updates", SIGMOD 1992: updaters write straight into
- * the structure being built). A rebuild R (1) registers its new filter P as {@code pending}, (2) starts
- * the scan, (3) swaps {@code live} to P, (4) clears {@code pending}. {@code recordInsert(k)} reads
- * {@code pending} and adds k there if set, and only then reads {@code live} and adds k there. All these
- * accesses are volatile, so they fall in one total order consistent with each thread's program order.
- * The caller calls {@code recordInsert(k)} after k's insert committed, at time c. Claim: when
- * {@code recordInsert(k)} returns, k is in the live filter and in every filter published later.
- * <ul>
- *   <li>The filter it read from {@code live} contains k: it added k itself.
- *   <li>Take any rebuild R that publishes later. If R's scan started after c, the scan sees k: it is a
- *       query started after the commit, and a database at READ COMMITTED or stronger shows every
- *       transaction committed before a statement starts (a snapshot-isolation transaction, opened by the
- *       scan inside its call, likewise). If it started before c, then R registered P before c, which is
- *       before {@code recordInsert} read {@code pending}; and R clears {@code pending} only after its
- *       swap, which comes after our read of {@code live} (R publishes later). So our read of
- *       {@code pending} fell between R's steps (1) and (4) and returned P (rebuilds run one at a time,
- *       so no other filter is registered then), and k was added to P.
- * </ul>
- * The order of the two reads matters: reading {@code live} first lets a rebuild swap and clear
- * {@code pending} between the reads, and k lands only in the filter just replaced. The tests show
- * both that no recorded insert is lost and that, with the dual write disabled, one is.
- * The argument needs the scan to see every commit the application has seen: the key source must read
- * the primary, not a replica that lags behind it.
+ * The filters live in a {@link GuardFilters}: by default {@link LocalFilters}, in this JVM; with a
+ * {@link GuardBackend} such as bloom-redis's, in a store every instance of a service shares. A rebuild
+ * registers a new filter as pending, scans the source into it while {@code recordInsert} writes to both
+ * the pending and the live filter (the dual-write window of Mohan and Narang, "Algorithms for creating
+ * indexes for very large tables without quiescing updates", SIGMOD 1992), and publishes it. The
+ * {@link GuardFilters} contract, proved for each backend in its class comment and in docs/GUARD.md, makes
+ * every recorded insert part of every filter published later. Deleted keys cannot be removed from a
+ * Bloom filter, so deletes are counted and, past a threshold, trigger a rebuild; a table that outgrows
+ * the filter's capacity triggers one sized up by the growth factor, so the false-positive rate stays
+ * near its target. The argument needs the scan to see every commit the application has seen: the key
+ * source must read the primary, not a replica that lags behind it.
  *
  * <p>A snapshot holds the filter and the watermark (the largest id or timestamp its scan saw). At start
  * the snapshot is registered as the pending filter, caught up with the keys after its watermark (the
- * same window argument covers inserts recorded meanwhile), and published.
+ * same window argument covers inserts recorded meanwhile), and published. With a shared backend, a
+ * guard that starts while another instance's filter is live adopts that one instead.
+ *
+ * <p><b>Backend failures</b> (a shared backend that is unreachable) never become "absent". A check that
+ * fails answers "maybe". An insert that cannot be recorded throws, and from then on this guard answers
+ * "maybe" to every check (it is <em>degraded</em>) until a rebuild that began after the failure is
+ * published: such a rebuild read the count of failed inserts after the failure was counted, so its
+ * scan started after the failed key's commit and contains the key. A failed insert asks for that rebuild at
+ * once; the loop retries it with backoff while the backend is down.
  *
  * <h2>Threads</h2>
  * {@link #mightExist}, {@link #check}, {@link #recordInsert} and {@link #recordDelete} may be called from
- * any number of threads; they take no lock and only read volatile references, add to lock-free filters
- * and bump counters. {@link #rebuildNow()} blocks the caller until a build finishes; builds run one at a
- * time on the guard's own daemon thread ({@code bloom-guard-rebuild-<name>}), which also loads and
- * writes snapshots. {@link #close()} may be called from any thread, once or more.
+ * any number of threads; with the local backend they take no lock and only read volatile references, add
+ * to lock-free filters and bump counters (a shared backend makes one round trip). {@link #rebuildNow()}
+ * blocks the caller until a build finishes; builds run one at a time on the guard's own daemon thread
+ * ({@code bloom-guard-rebuild-<name>}), which also loads and writes snapshots. {@link #close()} may be
+ * called from any thread, once or more.
  *
  * @param <K> the type of key
  */
 public final class MembershipGuard<K> implements AutoCloseable {
   private static final Logger LOG = System.getLogger(MembershipGuard.class.getName());
-  private static final VarHandle LIVE;
-  private static final VarHandle PENDING;
-
-  static {
-    try {
-      MethodHandles.Lookup lookup = MethodHandles.lookup();
-      LIVE = lookup.findVarHandle(MembershipGuard.class, "live", Generation.class);
-      PENDING = lookup.findVarHandle(MembershipGuard.class, "pending", Generation.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
 
   /**
    * Looks a key up in the source of truth, for {@link #check}.
@@ -116,21 +92,21 @@ public final class MembershipGuard<K> implements AutoCloseable {
   private final double fpp;
   private final boolean blocked;
   private final double growthFactor;
-  private final long deleteCountThreshold;
-  private final double deleteFractionThreshold;
   private final SnapshotStore snapshotStore;
   private final Duration closeGrace;
-  /** Test hook: false disables the dual write, to show that the tests catch the loss it prevents. */
-  private final boolean dualWrite;
+  private final GuardFilters<K> filters;
   private final RebuildLoop loop;
   private final GuardCounters counters = new GuardCounters();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
-
-  @SuppressWarnings("unused") // accessed through LIVE
-  private volatile Generation<K> live;
-  @SuppressWarnings("unused") // accessed through PENDING
-  private volatile Generation<K> pending;
   private volatile boolean closed;
+
+  /** recordInsert calls the backend failed; see "Backend failures" in the class comment. */
+  private final AtomicLong failedInserts = new AtomicLong();
+  /** failedInserts as read by the start of the last published build: those failures are covered. */
+  private volatile long coveredFailedInserts;
+  private volatile String lastBackendError;
+  private final LongAdder snapshotFailures = new LongAdder();
+  private volatile String lastSnapshotError;
 
   // Written by the build thread only.
   private volatile long rebuilds;
@@ -145,11 +121,11 @@ public final class MembershipGuard<K> implements AutoCloseable {
     this.fpp = b.fpp;
     this.blocked = b.blocked;
     this.growthFactor = b.growthFactor;
-    this.deleteCountThreshold = b.deleteCountThreshold;
-    this.deleteFractionThreshold = b.deleteFractionThreshold;
     this.snapshotStore = b.snapshotStore;
     this.closeGrace = b.closeGrace;
-    this.dualWrite = b.dualWrite;
+    GuardSpec<K> spec = new GuardSpec<>(name, funnel, configuredInsertions, fpp, blocked, b.deleteCountThreshold,
+        b.deleteFractionThreshold, this::liveLost);
+    this.filters = b.backend != null ? b.backend.open(spec) : new LocalFilters<>(spec, b.dualWrite);
     GuardScheduler scheduler = b.scheduler != null ? b.scheduler : GuardScheduler.singleThread(name);
     this.loop = new RebuildLoop(scheduler, new Backoff(b.retryInitial, b.retryMax), b.rebuildInterval,
         this::build, LOG, name);
@@ -168,17 +144,30 @@ public final class MembershipGuard<K> implements AutoCloseable {
 
   /**
    * Returns false if {@code key} is definitely not in the source (no query needed), true if it might be.
-   * Answers true while no filter is live (before the first build, and after {@link #close()}), so a
+   * Answers true while no filter is live (before the first build, and after {@link #close()}), while the
+   * guard is degraded by an insert it could not record, and when a shared backend cannot answer, so a
    * caller that queries the source on true is never wrong.
    *
    * @throws NullPointerException if {@code key} is null
    */
   public boolean mightExist(K key) {
     Objects.requireNonNull(key, "key");
-    Generation<K> g = liveAcquire();
-    boolean maybe = g == null || closed || g.filter.mightContain(key);
+    boolean maybe = closed || degraded() || backendMightContain(key);
     counters.check(maybe);
     return maybe;
+  }
+
+  private boolean degraded() {
+    return failedInserts.get() != coveredFailedInserts;
+  }
+
+  private boolean backendMightContain(K key) {
+    try {
+      return filters.mightContain(key);
+    } catch (RuntimeException e) {
+      backendFailed("check a key in", e);
+      return true;
+    }
   }
 
   /**
@@ -207,29 +196,32 @@ public final class MembershipGuard<K> implements AutoCloseable {
   /**
    * Records that {@code key} was inserted into the source. Call it after the insert committed, never
    * before: a rebuild whose scan ran between this call and the commit would miss the row and drop the
-   * key. From its return on, {@link #mightExist} answers true for {@code key}, across rebuilds.
+   * key. From its return on, {@link #mightExist} answers true for {@code key}, across rebuilds, and with
+   * a shared backend on every instance. Ignored after {@link #close()}.
    *
    * @throws NullPointerException if {@code key} is null
+   * @throws RuntimeException if a shared backend could not record the key (bloom-redis throws its
+   *     {@code RedisFilterException}). The key is then not recorded: this guard answers "maybe" to every
+   *     check until a rebuild that began after the failure is live, and asks for one at once; other
+   *     instances learn the key from that rebuild. The local backend never throws.
    */
   public void recordInsert(K key) {
     Objects.requireNonNull(key, "key");
-    // pending first, then live: the order the class comment's argument needs.
-    Generation<K> p = pendingVolatile();
-    if (p != null && dualWrite) {
-      p.filter.add(key);
-    }
-    Generation<K> g = liveVolatile();
-    if (g == null) {
+    if (closed) {
       return;
     }
-    g.filter.add(key);
-    if (p != null && p != g && dualWrite) {
-      p.keys.incrementAndGet();
+    boolean outgrown;
+    try {
+      outgrown = filters.add(key);
+    } catch (RuntimeException e) {
+      failedInserts.incrementAndGet(); // first: from here on every check answers "maybe"
+      backendFailed("record an insert into", e);
+      loop.request(RebuildLoop.Reason.FAILED_INSERT);
+      throw e;
     }
-    long keys = g.keys.incrementAndGet();
-    if (keys > g.capacity() && g.growthRequested.compareAndSet(false, true)) {
-      LOG.log(Level.DEBUG, () -> "guard " + name + ": " + keys + " keys passed the capacity " + g.capacity()
-          + "; rebuilding " + growthFactor + "x larger");
+    if (outgrown) {
+      LOG.log(Level.DEBUG, () -> "guard " + name + ": the live filter passed its capacity; rebuilding "
+          + growthFactor + "x larger");
       loop.request(RebuildLoop.Reason.GROWTH);
     }
   }
@@ -238,30 +230,45 @@ public final class MembershipGuard<K> implements AutoCloseable {
    * Records that {@code key} was deleted from the source. A Bloom filter cannot forget a key, so the
    * guard keeps answering "maybe" for it (sending its checks to the source) until the next rebuild;
    * enough deletes trigger that rebuild (see {@link Builder#rebuildAfterDeletes} and
-   * {@link Builder#rebuildAfterDeleteFraction}).
+   * {@link Builder#rebuildAfterDeleteFraction}). A shared backend that cannot count it is counted in
+   * {@link GuardStats#backendErrors()}; the only cost is a later rebuild.
    *
    * @throws NullPointerException if {@code key} is null
    */
   public void recordDelete(K key) {
     Objects.requireNonNull(key, "key");
-    Generation<K> g = liveVolatile();
-    Generation<K> p = pendingVolatile();
-    if (p != null && p != g) {
-      p.deletes.incrementAndGet();
-    }
-    if (g == null) {
+    if (closed) {
       return;
     }
-    long deletes = g.deletes.incrementAndGet();
-    if (deleteThresholdReached(g, deletes) && g.deleteRebuildRequested.compareAndSet(false, true)) {
-      LOG.log(Level.DEBUG, () -> "guard " + name + ": " + deletes + " deletes since the last build; rebuilding");
+    boolean reached;
+    try {
+      reached = filters.countDelete();
+    } catch (RuntimeException e) {
+      backendFailed("count a delete in", e);
+      return;
+    }
+    if (reached) {
+      LOG.log(Level.DEBUG, () -> "guard " + name + ": deletes since the last build reached the threshold; rebuilding");
       loop.request(RebuildLoop.Reason.DELETES);
     }
   }
 
-  private boolean deleteThresholdReached(Generation<K> g, long deletes) {
-    return deletes >= deleteCountThreshold
-        || deletes >= deleteFractionThreshold * Math.max(1, g.keys.get());
+  private void backendFailed(String what, RuntimeException e) {
+    counters.backendErrors.increment();
+    lastBackendError = describe(e);
+    LOG.log(Level.DEBUG, () -> "guard " + name + ": could not " + what + " the backend", e);
+  }
+
+  /** A shared backend found its live filter gone: build one (or adopt one another instance built). */
+  private void liveLost() {
+    if (!closed && loop != null) {
+      LOG.log(Level.WARNING, () -> "guard " + name + ": the shared live filter is gone; building a new one");
+      loop.request(RebuildLoop.Reason.LOST);
+    }
+  }
+
+  private static String describe(Throwable e) {
+    return e.getClass().getName() + ": " + e.getMessage();
   }
 
   // ---------------------------------------------------------------- rebuilds
@@ -308,32 +315,48 @@ public final class MembershipGuard<K> implements AutoCloseable {
     }
   }
 
-  /** One build, on the build thread: from the snapshot at start if allowed and usable, else a scan. */
+  /**
+   * One build, on the build thread. A full scan builds a new filter; otherwise an existing live filter
+   * (another instance's) is adopted, else the snapshot is loaded and caught up, else the source scanned.
+   */
   private void build(boolean fullScan) throws Exception {
     if (closed) {
       throw new IllegalStateException("guard " + name + " is closed");
     }
     long start = System.nanoTime();
-    Generation<K> current = liveVolatile();
-    if (current == null && !fullScan && snapshotStore != null) {
-      Optional<SnapshotCodec.Snapshot<K>> snapshot = loadSnapshot();
-      if (snapshot.isPresent()) {
-        Generation<K> next = new Generation<>(snapshot.get().filter());
-        next.watermark = snapshot.get().watermark();
-        next.keys.set(next.filter.count());
-        long after = next.watermark.orElse(Long.MIN_VALUE);
-        // The catch-up re-reads rows recorded into the snapshot before it was written: count only the
-        // keys that are new to the filter (false positives among them go uncounted, a p-sized error).
-        publish(next, start, () -> source.scanAfter(after, key -> {
-          if (next.filter.add(key)) {
-            next.keys.incrementAndGet();
-          }
-        }), false, "snapshot caught up after watermark " + after);
+    long failedBefore = failedInserts.get(); // before anything is registered: see "Backend failures"
+    if (!fullScan && adopt(filters.live())) {
+      return;
+    }
+    try (GuardFilters.Rebuild<K> rebuild = filters.rebuild()) {
+      Optional<GuardFilters.Live> current = filters.live(); // again: a shared lock may have waited for a build
+      if (!fullScan && adopt(current)) {
         return;
       }
+      if (!fullScan && snapshotStore != null) {
+        Optional<SnapshotCodec.Snapshot<K>> snapshot = loadSnapshot();
+        if (snapshot.isPresent()) {
+          GuardFilters.Candidate<K> next = rebuild.begin(snapshot.get().filter(), snapshot.get().watermark());
+          long after = snapshot.get().watermark().orElse(Long.MIN_VALUE);
+          publish(next, start, failedBefore, () -> source.scanAfter(after, next::add),
+              "snapshot caught up after watermark " + after);
+          return;
+        }
+      }
+      GuardFilters.Candidate<K> next = rebuild.begin(nextCapacity(current));
+      publish(next, start, failedBefore, () -> source.scanAll(next::add), "full scan");
     }
-    Generation<K> next = new Generation<>(newFilter(nextCapacity(current)));
-    publish(next, start, () -> source.scanAll(next.filter::add), true, "full scan");
+  }
+
+  /** Takes {@code live}, if present, as this guard's filter: another instance published it. */
+  private boolean adopt(Optional<GuardFilters.Live> live) {
+    if (live.isEmpty()) {
+      return false;
+    }
+    LOG.log(Level.DEBUG, () -> "guard " + name + ": using the live filter another instance published ("
+        + live.get() + ")");
+    ready.complete(null);
+    return true;
   }
 
   /** A scan of the source into the filter being built. */
@@ -342,56 +365,38 @@ public final class MembershipGuard<K> implements AutoCloseable {
     ScanResult run() throws Exception;
   }
 
-  /**
-   * Registers {@code next} for the dual write, scans into it, swaps it live: steps (1) to (4) of the
-   * class comment. {@code countRows}: add the scan's row count to the generation's key count.
-   */
-  private void publish(Generation<K> next, long start, Scan scan, boolean countRows, String how) throws Exception {
-    setPendingVolatile(next); // (1): from here on, recordInsert also adds to next
-    try {
-      ScanResult result = scan.run(); // (2)
-      if (countRows) {
-        next.keys.addAndGet(result.keys());
-      }
-      if (result.maxWatermark().isPresent()) {
-        long seen = result.maxWatermark().getAsLong();
-        next.watermark = OptionalLong.of(next.watermark.isPresent()
-            ? Math.max(seen, next.watermark.getAsLong()) : seen);
-      }
-      if (closed) {
-        throw new IllegalStateException("guard " + name + " was closed during the build");
-      }
-      next.buildNanos = System.nanoTime() - start;
-      setLiveVolatile(next); // (3)
-    } finally {
-      setPendingVolatile(null); // (4), after the swap; on failure, next is dropped and never published
+  /** Scans into the registered {@code next} and publishes it; afterwards writes the snapshot. */
+  private void publish(GuardFilters.Candidate<K> next, long start, long failedBefore, Scan scan, String how)
+      throws Exception {
+    ScanResult result = scan.run();
+    if (closed) {
+      throw new IllegalStateException("guard " + name + " was closed during the build");
     }
-    lastRebuildNanos = next.buildNanos;
+    boolean outgrown = next.publish(result);
+    coveredFailedInserts = failedBefore; // builds run one at a time, so this never moves back
+    long nanos = System.nanoTime() - start;
+    lastRebuildNanos = nanos;
     lastRebuildAt = Instant.now();
     rebuilds++;
-    LOG.log(Level.DEBUG, () -> "guard " + name + ": published a filter of " + next.keys.get() + " keys (capacity "
-        + next.capacity() + ") from a " + how + " in " + next.buildNanos / 1_000_000 + " ms");
-    if (next.keys.get() > next.capacity() && next.growthRequested.compareAndSet(false, true)) {
+    LOG.log(Level.DEBUG, () -> "guard " + name + ": published a filter from a " + how + " of " + result.keys()
+        + " keys in " + nanos / 1_000_000 + " ms");
+    if (outgrown) {
       loop.request(RebuildLoop.Reason.GROWTH); // the source already outgrew this filter
     }
-    writeSnapshot(next);
+    writeSnapshot();
     ready.complete(null); // last, so whoever waited for it also sees the snapshot and any follow-up queued
-  }
-
-  private BloomFilter<K> newFilter(long capacity) {
-    BloomFilter.Builder<K> b = BloomFilter.<K>builder(funnel).expectedInsertions(capacity).fpp(fpp);
-    return blocked ? b.blocked().build() : b.build();
   }
 
   /**
    * The capacity of the next filter: never below the configured or current capacity, and the growth
    * factor times the live count once the live filter holds more keys than it was sized for.
    */
-  private long nextCapacity(Generation<K> current) {
+  private long nextCapacity(Optional<GuardFilters.Live> live) {
     long capacity = configuredInsertions;
-    if (current != null) {
+    if (live.isPresent()) {
+      GuardFilters.Live current = live.get();
       capacity = Math.max(capacity, current.capacity());
-      long count = current.keys.get();
+      long count = current.keys();
       if (count > current.capacity()) {
         capacity = Math.max(capacity, (long) Math.min(Long.MAX_VALUE / 2, Math.ceil(count * growthFactor)));
       }
@@ -453,16 +458,23 @@ public final class MembershipGuard<K> implements AutoCloseable {
     return null;
   }
 
-  private void writeSnapshot(Generation<K> g) {
+  /** Writes the live filter to the store; a failure is logged and counted, and the old snapshot stays. */
+  private void writeSnapshot() {
     if (snapshotStore == null) {
       return;
     }
     try {
+      Optional<GuardFilters.Image<K>> image = filters.image();
+      if (image.isEmpty()) {
+        return;
+      }
       long now = System.currentTimeMillis();
-      snapshotStore.write(out -> SnapshotCodec.write(out, name, configuredInsertions, fpp, g.watermark, now,
-          g.filter));
+      snapshotStore.write(out -> SnapshotCodec.write(out, name, configuredInsertions, fpp, image.get().watermark(),
+          now, image.get().filter()));
       LOG.log(Level.DEBUG, () -> "guard " + name + ": wrote a snapshot to " + snapshotStore);
     } catch (IOException | RuntimeException e) {
+      snapshotFailures.increment();
+      lastSnapshotError = describe(e);
       LOG.log(Level.WARNING, () -> "guard " + name + ": could not write a snapshot to " + snapshotStore
           + "; the previous one is kept", e);
     }
@@ -470,9 +482,16 @@ public final class MembershipGuard<K> implements AutoCloseable {
 
   // ---------------------------------------------------------------- stats and lifecycle
 
-  /** The guard's counters now. */
+  /** The guard's counters now. With a shared backend, the filter's figures are read from it. */
   public GuardStats stats() {
-    Generation<K> g = closed ? null : liveAcquire();
+    Optional<GuardFilters.Live> live = Optional.empty();
+    if (!closed) {
+      try {
+        live = filters.live();
+      } catch (RuntimeException e) {
+        // The backend cannot say: reported as no filter live, which is how checks behave meanwhile.
+      }
+    }
     Instant at = lastRebuildAt;
     return new GuardStats(
         counters.checks.sum(),
@@ -482,16 +501,22 @@ public final class MembershipGuard<K> implements AutoCloseable {
         counters.falsePositives.sum(),
         counters.observedFpr(),
         fpp,
-        g != null,
-        g == null ? 0 : g.capacity(),
-        g == null ? 0 : g.keys.get(),
-        g == null ? 0 : g.deletes.get(),
+        live.isPresent(),
+        live.map(GuardFilters.Live::capacity).orElse(0L),
+        live.map(GuardFilters.Live::keys).orElse(0L),
+        live.map(GuardFilters.Live::deletes).orElse(0L),
         rebuilds,
         at == null ? Duration.ZERO : Duration.ofNanos(lastRebuildNanos),
         at,
         loop.failures,
         loop.consecutiveFailures,
-        loop.lastError);
+        loop.lastError,
+        counters.backendErrors.sum(),
+        failedInserts.get(),
+        degraded(),
+        lastBackendError,
+        snapshotFailures.sum(),
+        lastSnapshotError);
   }
 
   /** The name given to the builder: in logs, metric tags and snapshots. */
@@ -502,7 +527,8 @@ public final class MembershipGuard<K> implements AutoCloseable {
   /**
    * Stops the guard: a queued rebuild is dropped, a running one is interrupted (and awaited a few
    * seconds), and the live filter is written to the snapshot store, if any, so a restart has the least
-   * to catch up. Afterwards every check answers "maybe" and recorded changes are ignored. Idempotent.
+   * to catch up. Afterwards every check answers "maybe" and recorded changes are ignored. A shared
+   * backend's filters stay in place for the other instances. Idempotent.
    */
   @Override
   public void close() {
@@ -510,12 +536,10 @@ public final class MembershipGuard<K> implements AutoCloseable {
       return;
     }
     closed = true;
-    Generation<K> last = liveVolatile();
-    boolean stopped = loop.close(closeGrace);
-    if (stopped && last != null && liveVolatile() == last) {
-      writeSnapshot(last);
+    if (loop.close(closeGrace)) { // the build thread stopped: no snapshot write can overlap this one
+      writeSnapshot();
     }
-    setLiveVolatile(null);
+    filters.close();
   }
 
   @Override
@@ -523,32 +547,9 @@ public final class MembershipGuard<K> implements AutoCloseable {
     return "MembershipGuard[" + name + ", " + stats() + "]";
   }
 
-  /** The live generation, for tests. */
+  /** The live generation of the local backend, for tests. */
   Generation<K> liveForTest() {
-    return liveVolatile();
-  }
-
-  @SuppressWarnings("unchecked")
-  private Generation<K> liveAcquire() {
-    return (Generation<K>) LIVE.getAcquire(this);
-  }
-
-  @SuppressWarnings("unchecked")
-  private Generation<K> liveVolatile() {
-    return (Generation<K>) LIVE.getVolatile(this);
-  }
-
-  private void setLiveVolatile(Generation<K> g) {
-    LIVE.setVolatile(this, g);
-  }
-
-  @SuppressWarnings("unchecked")
-  private Generation<K> pendingVolatile() {
-    return (Generation<K>) PENDING.getVolatile(this);
-  }
-
-  private void setPendingVolatile(Generation<K> g) {
-    PENDING.setVolatile(this, g);
+    return ((LocalFilters<K>) filters).liveForTest();
   }
 
   // ---------------------------------------------------------------- builder
@@ -571,6 +572,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
     private Duration closeGrace = Duration.ofSeconds(10);
     private GuardScheduler scheduler;
     private boolean dualWrite = true;
+    private GuardBackend<K> backend;
 
     private Builder(Funnel<? super K> funnel, KeySource<K> source) {
       this.funnel = Objects.requireNonNull(funnel, "funnel");
@@ -676,6 +678,16 @@ public final class MembershipGuard<K> implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Keeps the filters in {@code backend} instead of this JVM: with bloom-redis's
+     * {@code RedisGuardBackend}, in Redis, shared by every instance of the service (docs/GUARD.md,
+     * "Shared mode"). Default: this JVM.
+     */
+    public Builder<K> backend(GuardBackend<K> backend) {
+      this.backend = Objects.requireNonNull(backend, "backend");
+      return this;
+    }
+
     /** How long {@link MembershipGuard#close()} waits for a running build to stop. Default 10 s. */
     public Builder<K> closeTimeout(Duration grace) {
       if (grace == null || grace.isNegative()) {
@@ -703,6 +715,8 @@ public final class MembershipGuard<K> implements AutoCloseable {
      * {@link MembershipGuard#awaitReady}.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
+     * @throws IllegalArgumentException if the {@linkplain #backend backend} cannot serve this
+     *     configuration (the message says why)
      */
     public MembershipGuard<K> build() {
       if (expectedInsertions < 0) {

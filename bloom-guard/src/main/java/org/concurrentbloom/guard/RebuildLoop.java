@@ -24,10 +24,18 @@ import java.util.concurrent.RejectedExecutionException;
  * confines is still volatile, so tests and {@code stats()} may read it.
  */
 final class RebuildLoop {
-  /** Why a build was asked for; START and RETRY may load a snapshot, the others scan the source. */
-  enum Reason { START, REQUESTED, DELETES, GROWTH, SCHEDULED, RETRY }
+  /**
+   * Why a build was asked for. START and LOST (a shared backend lost its live filter) make sure some
+   * filter is live: they adopt one another instance published, or load the snapshot, or scan; a RETRY
+   * does what the failed build was asked to; the others scan the source into a new filter.
+   */
+  enum Reason { START, LOST, REQUESTED, DELETES, GROWTH, SCHEDULED, FAILED_INSERT, RETRY }
 
-  /** One build: publishes a new filter or throws. {@code fullScan} forbids answering from a snapshot. */
+  /**
+   * One build: publishes a new filter (or adopts a live one) or throws. {@code fullScan}: scan the
+   * source into a new filter; otherwise make sure some filter is live, scanning only if there is neither
+   * a live filter nor a usable snapshot.
+   */
   interface Build {
     void run(boolean fullScan) throws Exception;
   }
@@ -46,6 +54,8 @@ final class RebuildLoop {
 
   private volatile Thread buildThread;
   private volatile boolean retryScheduled;
+  /** Whether the build that failed last had to scan; its retry must too. */
+  private volatile boolean retryFullScan;
   private volatile long periodicEpoch;
   volatile long failures;
   volatile long consecutiveFailures;
@@ -66,7 +76,7 @@ final class RebuildLoop {
       if (closed) {
         return CompletableFuture.failedFuture(new IllegalStateException("guard " + name + " is closed"));
       }
-      if (reason != Reason.START && reason != Reason.RETRY) {
+      if (reason == Reason.RETRY ? retryFullScan : reason != Reason.START && reason != Reason.LOST) {
         queuedFullScan = true;
       }
       if (queued == null) {
@@ -109,6 +119,7 @@ final class RebuildLoop {
       schedulePeriodic();
     } catch (Exception | Error e) {
       failures++;
+      retryFullScan = fullScan;
       long consecutive = ++consecutiveFailures;
       lastError = e.getClass().getName() + ": " + e.getMessage();
       mine.completeExceptionally(e);

@@ -35,10 +35,10 @@ class DualWriteTest {
       CountDownLatch resume = new CountDownLatch(1);
       table.midScan = () -> {
         scanning.countDown();
-        TestSql.await(resume);
+        Latches.await(resume);
       };
       CompletableFuture<Void> rebuild = CompletableFuture.runAsync(guard::rebuildNow);
-      TestSql.await(scanning); // the scan has its snapshot: "late" commits after it
+      Latches.await(scanning); // the scan has its snapshot: "late" commits after it
       assertThat(table.insert("late")).isTrue();
       guard.recordInsert("late");
       assertThat(guard.mightExist("late")).as("in the live filter at once").isTrue();

@@ -37,7 +37,11 @@ class GuardMetricsTest {
       assertThat(registry.get("bloom.guard.keys").gauge().value()).isEqualTo(100);
       assertThat(registry.get("bloom.guard.capacity").gauge().value()).isEqualTo(1_000);
       assertThat(registry.get("bloom.guard.rebuild.last.seconds").gauge().value()).isPositive();
-      assertThat(registry.getMeters()).hasSize(15);
+      assertThat(registry.get("bloom.guard.backend.errors").functionCounter().count()).isZero();
+      assertThat(registry.get("bloom.guard.failed.inserts").functionCounter().count()).isZero();
+      assertThat(registry.get("bloom.guard.snapshot.failures").functionCounter().count()).isZero();
+      assertThat(registry.get("bloom.guard.degraded").gauge().value()).isZero();
+      assertThat(registry.getMeters()).hasSize(19);
     }
   }
 }

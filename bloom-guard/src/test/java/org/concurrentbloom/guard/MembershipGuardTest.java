@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -256,20 +255,14 @@ class MembershipGuardTest {
     TableSource table = tableWith(100);
     try (MembershipGuard<String> guard = guardOver(table).expectedInsertions(1_000).build()) {
       ready(guard);
-      CountDownLatch scanning = new CountDownLatch(1);
-      CountDownLatch resume = new CountDownLatch(1);
-      table.midScan = () -> {
-        table.midScan = () -> { };
-        scanning.countDown();
-        TestSql.await(resume);
-      };
+      TableSource.Pause pause = table.pauseNextScan();
       CompletableFuture<Void> first = CompletableFuture.runAsync(guard::rebuildNow);
-      assertThat(scanning.await(30, TimeUnit.SECONDS)).isTrue();
+      pause.awaitPaused();
       List<CompletableFuture<Void>> joiners = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
         joiners.add(CompletableFuture.runAsync(guard::rebuildNow));
       }
-      resume.countDown();
+      pause.resume();
       first.get(30, TimeUnit.SECONDS);
       for (CompletableFuture<Void> f : joiners) {
         f.get(30, TimeUnit.SECONDS);

@@ -4,8 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** Small helpers the database and concurrency tests share. */
 final class TestSql {
@@ -35,18 +33,6 @@ final class TestSql {
         rs.next();
         return rs.getInt(1);
       }
-    }
-  }
-
-  /** Waits for {@code latch} up to 30 s; fails the test (from any thread) if it is not released. */
-  static void await(CountDownLatch latch) {
-    try {
-      if (!latch.await(30, TimeUnit.SECONDS)) {
-        throw new AssertionError("latch not released within 30 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
     }
   }
 }

@@ -106,6 +106,12 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
 
   private RedisBloomFilter(UnifiedJedis redis, String name, BitIndexer<T> indexer, int partitions,
       long expectedInsertions, double fpp, Replication replication) {
+    this(redis, name, indexer, partitions, expectedInsertions, fpp, replication, null, null);
+  }
+
+  /** With {@code bitsKey} and {@code metaKey} null, the partitions' keys of docs/REDIS.md, "Keys". */
+  private RedisBloomFilter(UnifiedJedis redis, String name, BitIndexer<T> indexer, int partitions,
+      long expectedInsertions, double fpp, Replication replication, byte[] bitsKey, byte[] metaKey) {
     this.redis = redis;
     this.calls = new ScriptCalls(redis);
     this.name = name;
@@ -117,14 +123,23 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     this.bitsKeys = new byte[partitions][];
     this.metaKeys = new byte[partitions][];
     for (int i = 0; i < partitions; i++) {
-      bitsKeys[i] = FilterKeys.bits(name, i);
-      metaKeys[i] = FilterKeys.meta(name, i);
+      bitsKeys[i] = bitsKey != null ? bitsKey : FilterKeys.bits(name, i);
+      metaKeys[i] = metaKey != null ? metaKey : FilterKeys.meta(name, i);
     }
     this.shapeArgs = List.of(ascii(FORMAT_VERSION), ascii(BitIndexer.STANDARD_STRATEGY),
         ascii(indexer.bitSize()), ascii(indexer.hashFunctions()), ascii(partitions));
   }
 
   // ---------------------------------------------------------------- creating and attaching
+
+  /**
+   * A one-partition filter of this shape whose keys are {@code bitsKey} and {@code metaKey}, which must
+   * already hold it: a generation of a shared guard (GuardKeys), which its scripts create.
+   */
+  static <T> RedisBloomFilter<T> atKeys(UnifiedJedis redis, String name, BitIndexer<T> indexer,
+      long expectedInsertions, double fpp, byte[] bitsKey, byte[] metaKey) {
+    return new RedisBloomFilter<>(redis, name, indexer, 1, expectedInsertions, fpp, null, bitsKey, metaKey);
+  }
 
   /**
    * Creates the filter {@code name} sized for {@code expectedInsertions} items at {@code fpp}, or
@@ -637,15 +652,17 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     return args;
   }
 
-  private static byte[] ascii(long v) {
+  /** A script argument: the decimal digits of {@code v}. */
+  static byte[] ascii(long v) {
     return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
   }
 
-  private static byte[] ascii(String s) {
+  static byte[] ascii(String s) {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
-  private static String utf8(Object bulk) {
+  /** A bulk reply as text. */
+  static String utf8(Object bulk) {
     return new String((byte[]) bulk, StandardCharsets.UTF_8);
   }
 

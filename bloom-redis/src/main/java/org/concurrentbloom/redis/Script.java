@@ -9,9 +9,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * One of the Lua scripts in this package's resources, with the shared prelude (shape.lua) prepended,
- * and its SHA-1, which is the name EVALSHA calls it by. Immutable; docs/REDIS.md states each script's
- * contract.
+ * One of the Lua scripts in this package's resources, with the shared prelude prepended (shape.lua, and
+ * for the shared guard's scripts gen.lua after it), and its SHA-1, which is the name EVALSHA calls it
+ * by. Immutable; docs/REDIS.md states each script's contract.
  */
 final class Script {
   static final Script ADD = load("add");
@@ -21,6 +21,15 @@ final class Script {
   static final Script SNAPSHOT = load("snapshot");
   static final Script STATS = load("stats");
   static final Script CLEAR = load("clear");
+  // The shared guard's scripts (docs/REDIS.md, "Shared guard"), with the generation prelude gen.lua too.
+  static final Script GUARD_QUERY = guard("guard-query");
+  static final Script GUARD_ADD = guard("guard-add");
+  static final Script GUARD_DELETE = guard("guard-delete");
+  static final Script GUARD_REGISTER = guard("guard-register");
+  static final Script GUARD_PUBLISH = guard("guard-publish");
+  static final Script GUARD_ABANDON = guard("guard-abandon");
+  static final Script LOCK_RENEW = guard("lock-renew");
+  static final Script LOCK_RELEASE = guard("lock-release");
 
   final String name;
   final byte[] source;
@@ -39,7 +48,11 @@ final class Script {
   }
 
   private static Script load(String name) {
-    String source = resource("shape") + "\n" + resource(name);
+    return new Script(name, (resource("shape") + "\n" + resource(name)).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static Script guard(String name) {
+    String source = resource("shape") + "\n" + resource("gen") + "\n" + resource(name);
     return new Script(name, source.getBytes(StandardCharsets.UTF_8));
   }
 

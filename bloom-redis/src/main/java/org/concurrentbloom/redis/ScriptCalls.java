@@ -49,6 +49,23 @@ final class ScriptCalls {
   }
 
   /**
+   * Runs {@code script} with any keys (all in one hash slot; the first routes the call and the script
+   * load): one round trip, two plus a SCRIPT LOAD when the node lacks the script.
+   */
+  Object eval(Script script, List<byte[]> keys, List<byte[]> args, String what) {
+    try {
+      try {
+        return redis.evalsha(script.sha, keys, args);
+      } catch (JedisNoScriptException e) {
+        redis.scriptLoad(script.source, keys.get(0));
+        return redis.evalsha(script.sha, keys, args);
+      }
+    } catch (JedisException e) {
+      throw translate(what, e);
+    }
+  }
+
+  /**
    * Runs every call in one pipeline (one round trip per node involved), followed, if
    * {@code replication} is not null, by a WAIT on each partition written. Returns the replies in order.
    * Calls that met NOSCRIPT are run again, once, after loading their script.

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.concurrentbloom.redis.TestKeys.keys;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import org.concurrentbloom.Funnels;
@@ -70,7 +69,7 @@ class FaultTest {
     RedisClient quick = SERVER.client(Duration.ofMillis(300));
     RedisBloomFilter<CharSequence> f = RedisBloomFilter.create(quick, "fault:timeout", Funnels.stringFunnel(), 1_000, 0.01);
     f.add("present");
-    signal("STOP");
+    SERVER.node().signal("STOP");
     try {
       assertThatThrownBy(() -> f.mightContain("absent-key")).isInstanceOf(RedisFilterException.class)
           .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class)
@@ -78,16 +77,9 @@ class FaultTest {
       assertThatThrownBy(() -> f.mightContainAll(List.of("a", "b"))).isInstanceOf(RedisFilterException.class);
       assertThatThrownBy(() -> f.add("x")).isInstanceOf(RedisFilterException.class);
     } finally {
-      signal("CONT");
+      SERVER.node().signal("CONT");
     }
     assertThat(f.mightContain("present")).isTrue();
     assertThat(f.mightContain("absent-key")).isFalse();
-  }
-
-  /** Sends a signal to the server process (STOP freezes it: connections open, no replies). */
-  private static void signal(String name) throws IOException, InterruptedException {
-    long pid = SERVER.node().pid();
-    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
-    assertThat(kill.waitFor()).as("kill -%s %d", name, pid).isZero();
   }
 }

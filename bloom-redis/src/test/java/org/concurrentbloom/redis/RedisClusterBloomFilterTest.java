@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.concurrentbloom.Funnels;
+import org.concurrentbloom.guard.MembershipGuard;
+import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -72,6 +74,34 @@ class RedisClusterBloomFilterTest {
       assertThat(b.mightContain(i)).isTrue();
     }
     assertThat(b.count()).isEqualTo(500);
+  }
+
+  /** The shared guard's keys share one slot, so its scripts run on one master of the cluster. */
+  @Test
+  @Order(2)
+  void aSharedGuardWorksOnTheCluster() throws Exception {
+    TableSource table = TableSource.of("key-", 1_000);
+    RedisClusterClient clientA = CLUSTER.client(Duration.ofSeconds(5));
+    RedisSnapshotStore store = new RedisSnapshotStore(clientA, "{cluster.guard}:snapshot");
+    try (MembershipGuard<String> a = Guards.ready(Guards.over(table, "cluster.guard").snapshotStore(store)
+            .backend(RedisGuardBackend.of(clientA)));
+        MembershipGuard<String> b =
+            Guards.sharedInstance(table, "cluster.guard", CLUSTER.client(Duration.ofSeconds(5)))) {
+      assertThat(table.scanAllCalls.get()).as("B adopted A's filter").isEqualTo(1);
+      table.insert("from-a");
+      a.recordInsert("from-a");
+      assertThat(b.mightExist("from-a")).isTrue();
+      for (int i = 0; i < 10; i++) {
+        table.delete("key-" + i);
+        b.recordDelete("key-" + i);
+      }
+      b.rebuildNow();
+      for (int i = 0; i < 10; i++) {
+        assertThat(a.mightExist("key-" + i)).as("A answers from B's new generation").isFalse();
+      }
+      RedisSnapshotStoreTest.assertAll(a, table);
+      assertThat(store.read()).as("A's snapshot, downloaded from the cluster").isPresent();
+    }
   }
 
   @Test

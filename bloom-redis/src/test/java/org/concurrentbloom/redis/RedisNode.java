@@ -197,6 +197,14 @@ final class RedisNode implements AutoCloseable {
     }
   }
 
+  /** Sends a signal to the process: "STOP" freezes it (connections stay open, nothing answers), "CONT" resumes it. */
+  void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + name + " " + pid() + " exited with " + kill.exitValue());
+    }
+  }
+
   /** Starts the server again on the same port and directory (after {@link #kill()}). */
   void restart() throws IOException {
     if (isAlive()) {

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicReference;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,32 +18,6 @@ import redis.clients.jedis.RedisClient;
 class SharedFilterTest {
   @RegisterExtension
   static final RedisServerExtension SERVER = new RedisServerExtension();
-
-  /** Runs the tasks in their own threads, started together, and rethrows the first failure. */
-  private static void runTogether(List<Runnable> tasks) throws Exception {
-    CountDownLatch start = new CountDownLatch(1);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    List<Thread> threads = new ArrayList<>();
-    for (Runnable task : tasks) {
-      Thread t = new Thread(() -> {
-        try {
-          start.await();
-          task.run();
-        } catch (Throwable e) {
-          failure.compareAndSet(null, e);
-        }
-      });
-      threads.add(t);
-      t.start();
-    }
-    start.countDown();
-    for (Thread t : threads) {
-      t.join();
-    }
-    if (failure.get() != null) {
-      throw new AssertionError("a worker failed", failure.get());
-    }
-  }
 
   @Test
   void twoInstancesSeeEachOthersInsertsAsSoonAsTheyReturn() throws Exception {
@@ -80,7 +52,7 @@ class SharedFilterTest {
         throw new AssertionError(e);
       }
     };
-    runTogether(List.of(instanceA, instanceB));
+    Await.runTogether(List.of(instanceA, instanceB));
     assertThat(a.count()).isEqualTo(b.count()).isEqualTo(2L * rounds);
   }
 
@@ -123,7 +95,7 @@ class SharedFilterTest {
         }
       });
     }
-    runTogether(tasks);
+    Await.runTogether(tasks);
 
     List<String> all = new ArrayList<>();
     for (int t = 0; t < threads; t++) {

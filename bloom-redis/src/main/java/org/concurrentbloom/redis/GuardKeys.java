@@ -1,0 +1,43 @@
+package org.concurrentbloom.redis;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Key names of a shared guard (docs/REDIS.md, "Shared guard"). Every key of the guard G carries the hash
+ * tag {G}, so all of them sit in one Redis Cluster slot and one script may read the state and write
+ * the generations atomically. Immutable.
+ *
+ * <pre>
+ * {G}:state      hash: live, pending (generation numbers), next (the last number issued)
+ * {G}:lock       string: the token of the rebuild that holds the lock, with a lease (PX)
+ * {G}:gN:bits    string: generation N's bits
+ * {G}:gN:meta    hash: generation N's shape (as a filter partition's) and the guard's counters
+ * </pre>
+ */
+final class GuardKeys {
+  final String name;
+  final byte[] state;
+  final byte[] lock;
+  private final String tag;
+
+  /** @throws IllegalArgumentException if the name is empty or contains '{' or '}' */
+  GuardKeys(String name) {
+    FilterKeys.checkName(name);
+    this.name = name;
+    this.tag = "{" + name + "}";
+    this.state = utf8(tag + ":state");
+    this.lock = utf8(tag + ":lock");
+  }
+
+  byte[] bits(long generation) {
+    return utf8(tag + ":g" + generation + ":bits");
+  }
+
+  byte[] meta(long generation) {
+    return utf8(tag + ":g" + generation + ":meta");
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
