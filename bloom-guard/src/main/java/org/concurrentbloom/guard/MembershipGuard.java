@@ -287,7 +287,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
       throw new IllegalStateException("rebuildNow() called from guard " + name + "'s build thread: it would "
           + "wait for itself");
     }
-    CompletableFuture<Void> build = loop.request(RebuildLoop.Reason.REQUESTED);
+    CompletableFuture<Void> build = requestRebuild();
     try {
       build.get();
     } catch (InterruptedException e) {
@@ -296,6 +296,11 @@ public final class MembershipGuard<K> implements AutoCloseable {
     } catch (ExecutionException e) {
       throw new RebuildException("guard " + name + " could not rebuild: " + e.getCause(), e.getCause());
     }
+  }
+
+  /** What {@link #rebuildNow()} waits for: the queued full rebuild, joined or newly queued. */
+  CompletableFuture<Void> requestRebuild() {
+    return loop.request(RebuildLoop.Reason.REQUESTED);
   }
 
   /**
