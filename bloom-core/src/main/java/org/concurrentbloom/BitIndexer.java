@@ -19,14 +19,12 @@ public final class BitIndexer<T> {
   public static final int STANDARD_STRATEGY = Probes.STRATEGY_MURMUR3_128_EDH;
 
   private final Funnel<? super T> funnel;
-  private final boolean longKeys;
   private final long bits;
   private final int hashFunctions;
 
   private BitIndexer(Funnel<? super T> funnel, long bits, int hashFunctions) {
     Sizing.checkShape(bits, hashFunctions);
     this.funnel = Objects.requireNonNull(funnel, "funnel");
-    this.longKeys = funnel == Funnels.longFunnel();
     this.bits = bits;
     this.hashFunctions = hashFunctions;
   }
@@ -76,12 +74,6 @@ public final class BitIndexer<T> {
   public void hash(T item, long[] into) {
     Objects.requireNonNull(item, "item");
     Objects.checkIndex(1, into.length);
-    if (longKeys) {
-      long v = (Long) item;
-      into[0] = Murmur3.longH1(v);
-      into[1] = Murmur3.longH2(v);
-      return;
-    }
     HashingSink sink = HashingSink.acquire();
     try {
       sink.hash(item, funnel);

@@ -337,13 +337,9 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   }
 
   private void hashInto(T item, HashingSink sink, long[] hashes, int i) {
-    if (longKeys) {
-      hashLong((Long) item, hashes, i);
-    } else {
-      sink.hash(item, funnel);
-      hashes[2 * i] = sink.h1;
-      hashes[2 * i + 1] = sink.h2;
-    }
+    sink.hash(item, funnel);
+    hashes[2 * i] = sink.h1;
+    hashes[2 * i + 1] = sink.h2;
   }
 
   private static void hashLong(long v, long[] hashes, int i) {

@@ -39,27 +39,20 @@ final class CounterProbes {
   private CounterProbes() {}
 
   /**
-   * The calling thread's instance with {@link #h1} and {@link #h2} set to the hash of {@code item}
-   * ({@link Murmur3#longH1}/{@link Murmur3#longH2} directly for {@code longKeys}, as {@link BloomFilter}
-   * does). The funnel runs before any field is written, so a funnel that re-enters a filter is harmless.
+   * The calling thread's instance with {@link #h1} and {@link #h2} set to the hash of {@code item}. The
+   * funnel runs before any field is written, so a funnel that re-enters a filter is harmless.
    */
-  static <T> CounterProbes hashed(T item, Funnel<? super T> funnel, boolean longKeys) {
+  static <T> CounterProbes hashed(T item, Funnel<? super T> funnel) {
     Objects.requireNonNull(item, "item");
     long a;
     long b;
-    if (longKeys) {
-      long v = (Long) item;
-      a = Murmur3.longH1(v);
-      b = Murmur3.longH2(v);
-    } else {
-      HashingSink sink = HashingSink.acquire();
-      try {
-        sink.hash(item, funnel);
-        a = sink.h1;
-        b = sink.h2;
-      } finally {
-        sink.release();
-      }
+    HashingSink sink = HashingSink.acquire();
+    try {
+      sink.hash(item, funnel);
+      a = sink.h1;
+      b = sink.h2;
+    } finally {
+      sink.release();
     }
     CounterProbes p = PER_THREAD.get();
     p.h1 = a;

@@ -114,7 +114,6 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   private static final int MAX_STRIPES = 256;
 
   private final Funnel<? super T> funnel;
-  private final boolean longKeys;
   private final long counters;
   private final int hashFunctions;
   private final long expectedInsertions;
@@ -131,7 +130,6 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   private CountingBloomFilter(Funnel<? super T> funnel, long counters, int hashFunctions, long expectedInsertions,
       double fpp, CounterTable table, int maxStripes) {
     this.funnel = Objects.requireNonNull(funnel, "funnel");
-    this.longKeys = funnel == Funnels.longFunnel();
     this.counters = counters;
     this.hashFunctions = hashFunctions;
     this.expectedInsertions = expectedInsertions;
@@ -190,7 +188,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean add(T item) {
-    CounterProbes p = CounterProbes.hashed(item, funnel, longKeys).group(counters, hashFunctions);
+    CounterProbes p = CounterProbes.hashed(item, funnel).group(counters, hashFunctions);
     int stripe = gate.stripeOf(p.firstWord);
     gate.enterShared(stripe);
     try {
@@ -226,7 +224,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean remove(T item) {
-    CounterProbes p = CounterProbes.hashed(item, funnel, longKeys).group(counters, hashFunctions);
+    CounterProbes p = CounterProbes.hashed(item, funnel).group(counters, hashFunctions);
     int[] words = p.words;
     long[] masks = p.masks;
     int size = p.size;
@@ -276,7 +274,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean mightContain(T item) {
-    CounterProbes p = CounterProbes.hashed(item, funnel, longKeys);
+    CounterProbes p = CounterProbes.hashed(item, funnel);
     long[] words = table.words;
     long m = counters;
     long x = Probes.reduce(p.h1, m);

@@ -52,6 +52,12 @@ final class HashingSink implements Sink {
 
   /** Funnels {@code item}, hashes the bytes, and leaves the result in {@link #h1} and {@link #h2}. */
   <T> void hash(T item, Funnel<? super T> funnel) {
+    if (funnel == Funnels.longFunnel()) { // its 8 bytes hash without the buffer (the funnel takes only Longs)
+      long v = (Long) item;
+      h1 = Murmur3.longH1(v);
+      h2 = Murmur3.longH2(v);
+      return;
+    }
     length = 0;
     if (funnel == Funnels.stringFunnel() && item instanceof String) {
       putAsciiOrString((String) item);

@@ -105,8 +105,6 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
   }
 
   private final Funnel<? super T> funnel;
-  /** The funnel is {@link Funnels#longFunnel()}: hash the long directly, as {@link BloomFilter} does. */
-  private final boolean longKeys;
   private final LayerPlan plan;
   /** The shape of the first layer, which clear() starts over from. */
   private final Layout firstLayout;
@@ -115,7 +113,6 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
 
   ScalableBloomFilter(Funnel<? super T> funnel, LayerPlan plan, ScalableLayer<T>[] layers) {
     this.funnel = Objects.requireNonNull(funnel, "funnel");
-    this.longKeys = funnel == Funnels.longFunnel();
     this.plan = plan;
     this.firstLayout = layers[0].filter.layout();
     this.layers = layers;
@@ -274,13 +271,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     Objects.requireNonNull(item, "item");
     HashingSink sink = HashingSink.acquire();
     try {
-      if (longKeys) {
-        long v = (Long) item;
-        sink.h1 = Murmur3.longH1(v);
-        sink.h2 = Murmur3.longH2(v);
-      } else {
-        sink.hash(item, funnel);
-      }
+      sink.hash(item, funnel);
       return sink;
     } catch (RuntimeException | Error e) {
       sink.release();
