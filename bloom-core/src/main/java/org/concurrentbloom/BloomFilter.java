@@ -581,23 +581,25 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   @Override
   public void writeTo(OutputStream out) throws IOException {
     BitTable t = tableVolatile();
-    FilterFormat.write(out, new FilterFormat.Header(layout.type(), layout.strategy(), layout.bits,
-        layout.hashFunctions, expectedInsertions, fpp, t.count()), t.words);
+    FilterFormat.write(out, new FilterFormat.Header(layout.type(), layout.strategy(), KeyType.of(funnel),
+        layout.bits, layout.hashFunctions, expectedInsertions, fpp, t.count()), t.words);
   }
 
   /**
-   * Reads a filter written by {@link #writeTo}. The funnel is not stored; pass the one the filter was
-   * built with. Reads exactly the filter's bytes and does not close {@code in}.
+   * Reads a filter written by {@link #writeTo}. The file records only the funnel's {@link KeyType}; pass
+   * the funnel the filter was built with. Reads exactly the filter's bytes and does not close {@code in}.
    *
    * @throws IOException if the stream ends early or the bytes are not a valid filter (wrong magic,
-   *     unknown version, type or strategy, inconsistent sizes, checksum mismatch); no partial filter
-   *     is returned and nothing larger than the bytes actually present is allocated
+   *     unknown version, type or strategy, inconsistent sizes, checksum mismatch), or the file records a
+   *     key type other than the funnel's (see {@link Funnels#withKeyType}); no partial filter is returned
+   *     and nothing larger than the bytes actually present is allocated
    */
   public static <T> BloomFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(funnel, "funnel");
     FilterFormat.Loaded loaded = FilterFormat.read(in);
     FilterFormat.Header h = loaded.header();
+    FilterFormat.checkKeyType(h.keyType(), funnel);
     return loaded(funnel, loaded.layout(), h.expectedInsertions(), h.fpp(), loaded.words(), h.count());
   }
 

@@ -477,18 +477,19 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   public void writeTo(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
     Snapshot s = snapshot();
-    FilterFormat.write(out, new FilterFormat.Header(CounterWords.TYPE, Probes.STRATEGY_MURMUR3_128_EDH, counters,
+    FilterFormat.write(out, new FilterFormat.Header(CounterWords.TYPE, Probes.STRATEGY_MURMUR3_128_EDH,
+        KeyType.of(funnel), counters,
         hashFunctions, expectedInsertions, fpp, s.count), s.words);
   }
 
   /**
-   * Reads a filter written by {@link #writeTo}. The funnel is not stored; pass the one the filter was
-   * built with. Reads exactly the filter's bytes and does not close {@code in}.
+   * Reads a filter written by {@link #writeTo}. The file records only the funnel's {@link KeyType}; pass
+   * the funnel the filter was built with. Reads exactly the filter's bytes and does not close {@code in}.
    *
    * @throws IOException if the stream ends early or the bytes are not a valid counting filter (a filter
    *     of another type, wrong magic, unknown version or strategy, inconsistent sizes, counters set past
-   *     m, checksum mismatch); no partial filter is returned and nothing larger than the bytes actually
-   *     present is allocated
+   *     m, checksum mismatch), or the file records a key type other than the funnel's; no partial filter
+   *     is returned and nothing larger than the bytes actually present is allocated
    */
   public static <T> CountingBloomFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
     Objects.requireNonNull(in, "in");
@@ -499,6 +500,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
       throw new IOException("filter type " + h.type() + " is not a counting filter (type " + CounterWords.TYPE
           + "): read it with BloomFilter.readFrom");
     }
+    FilterFormat.checkKeyType(h.keyType(), funnel);
     long m = h.bits();
     int wordCount = CounterWords.wordsFor(m);
     long[] words = FilterFormat.readPayload(in, wordCount, crc);

@@ -8,19 +8,20 @@ import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * Reads and writes the binary filter format, version 1. docs/FORMAT.md documents it byte by byte and
- * FilterFormatGoldenTest freezes it; change neither without bumping {@link #VERSION}.
+ * Reads and writes the binary filter format, version 2, and reads version 1. docs/FORMAT.md documents
+ * it byte by byte and FilterFormatGoldenTest freezes it; change neither without bumping {@link #VERSION}.
  *
  * <pre>
  * offset size  field (big-endian)
  *  0      4    magic "CBLM" (0x43 0x42 0x4C 0x4D)
- *  4      1    format version (1)
+ *  4      1    format version (2; 1 is read too)
  *  5      1    filter type (1 = standard, 2 = blocked, 3 = Guava-compatible, 4 = counting; 5 = scalable,
  *              which {@link ScalableFormat} reads and this class rejects)
  *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes, for types 1, 4;
  *              2 = MurmurHash3 x64 128 + 512-bit block, see BlockedLayout, for type 2;
  *              3 = Guava's MURMUR128_MITZ_64, see GuavaLayout, for type 3)
- *  7      1    flags, reserved: 0
+ *  7      1    version 2: key type ({@link KeyType#id()}: 0 custom, 1 UTF-8 string, 2 long, 3 int, 4 bytes);
+ *              version 1: reserved flags, 0
  *  8      8    m, bits (counters for type 4)
  * 16      4    k, hash functions
  * 20      8    n, expected insertions
@@ -32,13 +33,20 @@ import java.util.zip.CRC32C;
  * 52+L    4    CRC32C of bytes [0, 52+L)
  * </pre>
  *
+ * <p>Version 2 differs from version 1 only in byte 7. A version 1 file loads with key type
+ * {@link KeyType#UNRECORDED}, which any funnel may read; a version 2 file refuses a funnel of another key
+ * type ({@link #checkKeyType}). Readers of version 1 reject version 2 by its version byte, so an old
+ * release never misreads a new file.
+ *
  * <p>Reading never trusts a size before the bytes are there: the word array grows by doubling as the
  * payload arrives, so a header that claims gigabytes followed by a few bytes fails with an IOException
  * after allocating about as much as was actually read.
  */
 final class FilterFormat {
   static final int MAGIC = 0x43424C4D; // "CBLM"
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+  /** The first version, without the key type byte: still read. */
+  static final int VERSION_1 = 1;
   static final int HEADER_BYTES = 52;
   static final int TRAILER_BYTES = 4;
   /** The first read of the payload allocates at most this many words (512 KiB). */
@@ -48,8 +56,8 @@ final class FilterFormat {
   private FilterFormat() {}
 
   /** The fixed header fields. */
-  record Header(int type, int strategy, long bits, int hashFunctions, long expectedInsertions, double fpp,
-      long count) {}
+  record Header(int type, int strategy, KeyType keyType, long bits, int hashFunctions, long expectedInsertions,
+      double fpp, long count) {}
 
   /** A header, its layout and the words it describes, checked against each other and the checksum. */
   record Loaded(Header header, Layout layout, long[] words) {}
@@ -61,7 +69,7 @@ final class FilterFormat {
         .put((byte) VERSION)
         .put((byte) h.type())
         .put((byte) h.strategy())
-        .put((byte) 0)
+        .put((byte) writtenKeyType(h.keyType()))
         .putLong(h.bits())
         .putInt(h.hashFunctions())
         .putLong(h.expectedInsertions())
@@ -76,9 +84,18 @@ final class FilterFormat {
     out.write(trailer.array());
   }
 
+  /** Reads one filter record that is a whole file or stream. */
   static Loaded read(InputStream in) throws IOException {
+    return read(in, true);
+  }
+
+  /**
+   * Reads one filter record: a whole file ({@code alone}), or a record inside another (a scalable
+   * filter's layer), where a short read can only mean the outer file is truncated.
+   */
+  static Loaded read(InputStream in, boolean alone) throws IOException {
     CRC32C crc = new CRC32C();
-    Header h = readHeader(in, crc);
+    Header h = alone ? readHeader(in, crc) : readNestedHeader(in, crc);
     if (h.type() == CounterWords.TYPE) {
       throw new IOException("filter type " + h.type() + " is a counting filter, not a BloomFilter: read it with"
           + " CountingBloomFilter.readFrom");
@@ -99,10 +116,17 @@ final class FilterFormat {
     return new Loaded(h, layout, words);
   }
 
-  /** Reads and checks the fixed header of any filter type, updating {@code crc} with its bytes. */
-  static Header readHeader(InputStream in, CRC32C crc) throws IOException {
+  /** As {@link #readHeader}, for a record inside another: any short read is "truncated". */
+  private static Header readNestedHeader(InputStream in, CRC32C crc) throws IOException {
     byte[] headerBytes = new byte[HEADER_BYTES];
     readFully(in, headerBytes, 0, HEADER_BYTES, "header");
+    crc.update(headerBytes);
+    return parseHeader(ByteBuffer.wrap(headerBytes));
+  }
+
+  /** Reads and checks the fixed header of any filter type, updating {@code crc} with its bytes. */
+  static Header readHeader(InputStream in, CRC32C crc) throws IOException {
+    byte[] headerBytes = readHeaderBytes(in, HEADER_BYTES, "header");
     crc.update(headerBytes);
     return parseHeader(ByteBuffer.wrap(headerBytes));
   }
@@ -166,30 +190,71 @@ final class FilterFormat {
     }
   }
 
-  /** Checks the magic and the version, the first 5 bytes of every type, and returns the type byte. */
-  static int readPreamble(ByteBuffer b) throws IOException {
+  /**
+   * Checks the magic, the first 4 bytes of every type, and returns the version byte, 1 or 2.
+   *
+   * @throws IOException for another magic or version
+   */
+  static int readVersion(ByteBuffer b) throws IOException {
     int magic = b.getInt();
     if (magic != MAGIC) {
       throw new IOException(String.format(
           "not a concurrent-bloom filter: magic is 0x%08x, expected 0x%08x (\"CBLM\")", magic, MAGIC));
     }
     int version = b.get() & 0xFF;
-    if (version != VERSION) {
-      throw new IOException("unsupported format version " + version + "; this library reads version " + VERSION);
+    if (version != VERSION && version != VERSION_1) {
+      throw new IOException("unsupported format version " + version + "; this library reads versions "
+          + VERSION_1 + " and " + VERSION);
     }
-    return b.get() & 0xFF;
+    return version;
   }
 
-  /** Reads the reserved flags byte (offset 7 in every type), which must be 0. */
-  static void readFlags(ByteBuffer b) throws IOException {
-    int flags = b.get() & 0xFF;
-    if (flags != 0) {
-      throw new IOException("reserved flags byte is " + flags + ", expected 0");
+  /**
+   * Reads byte 7 of every type: the key type in version 2; in version 1 the reserved flags, which must be
+   * 0, giving {@link KeyType#UNRECORDED}.
+   */
+  static KeyType readKeyType(ByteBuffer b, int version) throws IOException {
+    int value = b.get() & 0xFF;
+    if (version == VERSION_1) {
+      if (value != 0) {
+        throw new IOException("reserved flags byte of a version 1 file is " + value + ", expected 0");
+      }
+      return KeyType.UNRECORDED;
+    }
+    try {
+      return KeyType.ofId(value);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("invalid header: " + e.getMessage(), e);
+    }
+  }
+
+  /** Byte 7 as written: a key type's id (a filter always has a funnel, so never UNRECORDED). */
+  static int writtenKeyType(KeyType keyType) {
+    if (keyType == KeyType.UNRECORDED) {
+      throw new IllegalArgumentException("UNRECORDED is never written");
+    }
+    return keyType.id();
+  }
+
+  /**
+   * Refuses to read a file whose keys were hashed by another kind of funnel than {@code funnel}: its
+   * answers would be wrong ("absent" for keys that were added), not merely slow.
+   *
+   * @throws IOException naming both key types if {@code recorded} does not admit the funnel's
+   */
+  static void checkKeyType(KeyType recorded, Funnel<?> funnel) throws IOException {
+    KeyType given = KeyType.of(funnel);
+    if (!recorded.admits(given)) {
+      throw new IOException("the filter's keys are " + recorded.description() + " (key type " + recorded
+          + "), but the funnel given, " + funnel + ", writes " + given.description() + " (key type " + given
+          + "): its lookups would answer wrongly; read it with the matching funnel, or with "
+          + "Funnels.withKeyType(funnel, KeyType." + recorded + ") if your funnel writes the same bytes");
     }
   }
 
   private static Header parseHeader(ByteBuffer b) throws IOException {
-    int type = readPreamble(b);
+    int version = readVersion(b);
+    int type = b.get() & 0xFF;
     int expectedStrategy;
     if (type == ScalableFormat.TYPE) {
       throw new IOException("filter type " + type + " is a scalable Bloom filter: read it with "
@@ -205,14 +270,14 @@ final class FilterFormat {
     } else {
       throw new IOException("unknown filter type " + type + "; known types: " + StandardLayout.TYPE
           + " (standard), " + BlockedLayout.TYPE + " (blocked), " + GuavaLayout.TYPE + " (Guava-compatible), "
-          + CounterWords.TYPE + " (counting)");
+          + CounterWords.TYPE + " (counting), " + ScalableFormat.TYPE + " (scalable)");
     }
     int strategy = b.get() & 0xFF;
     if (strategy != expectedStrategy) {
       throw new IOException("unknown hash strategy " + strategy + " for filter type " + type
           + "; that type uses strategy " + expectedStrategy);
     }
-    readFlags(b);
+    KeyType keyType = readKeyType(b, version);
     long bits = b.getLong();
     int k = b.getInt();
     long n = b.getLong();
@@ -239,7 +304,41 @@ final class FilterFormat {
       throw new IOException("invalid header: payload length " + payload + " bytes does not match m=" + bits
           + (counting ? " counters" : " bits") + ", which needs " + expectedPayload);
     }
-    return new Header(type, strategy, bits, k, n, p, count);
+    return new Header(type, strategy, keyType, bits, k, n, p, count);
+  }
+
+  /**
+   * Reads a header of {@code length} bytes. A stream that ends early is "truncated" only if what it held
+   * starts like a filter; anything else (an empty or a short text file) is "not a concurrent-bloom
+   * filter", which is what a user who passed the wrong file needs to hear.
+   */
+  static byte[] readHeaderBytes(InputStream in, int length, String what) throws IOException {
+    byte[] bytes = new byte[length];
+    int done = 0;
+    while (done < length) {
+      int r = in.read(bytes, done, length - done);
+      if (r < 0) {
+        break;
+      }
+      done += r;
+    }
+    int magicBytes = Math.min(done, 4);
+    for (int i = 0; i < magicBytes; i++) {
+      if (bytes[i] != (byte) (MAGIC >>> (24 - 8 * i))) {
+        return bytes; // readVersion names the wrong magic
+      }
+    }
+    if (done == 0) {
+      throw new IOException("not a concurrent-bloom filter: the stream is empty");
+    }
+    if (done < 4) {
+      throw new IOException("not a concurrent-bloom filter: the stream holds only " + done + " bytes");
+    }
+    if (done < length) {
+      throw new IOException("truncated filter: the stream ended after " + done + " of " + length
+          + " bytes of the " + what);
+    }
+    return bytes;
   }
 
   static void readFully(InputStream in, byte[] buf, int off, int len, String what) throws IOException {

@@ -26,6 +26,38 @@ public final class Funnels {
     return ByteArrayFunnel.INSTANCE;
   }
 
+  /**
+   * {@code funnel}, declared to write the same bytes as the built-in funnel of {@code keyType}. Filters
+   * built with it record that key type in their files, and readers accept it for files that record it:
+   * use it to read a file with an equivalent funnel of your own (a caller who knows better than the
+   * recorded type), or to let the {@code bloom} command query files your own funnel wrote. Declaring a
+   * type the funnel does not match makes every lookup by the other side wrong: the bytes must be equal.
+   *
+   * @throws IllegalArgumentException if {@code keyType} is {@link KeyType#UNRECORDED}
+   */
+  public static <T> Funnel<T> withKeyType(Funnel<T> funnel, KeyType keyType) {
+    Objects.requireNonNull(funnel, "funnel");
+    Objects.requireNonNull(keyType, "keyType");
+    if (keyType == KeyType.UNRECORDED) {
+      throw new IllegalArgumentException("a funnel cannot be declared UNRECORDED; that marks version 1 files");
+    }
+    Funnel<T> inner = funnel instanceof Declared<T> d ? d.funnel() : funnel;
+    return new Declared<>(inner, keyType);
+  }
+
+  /** A funnel with a declared key type, from {@link #withKeyType}. */
+  record Declared<T>(Funnel<T> funnel, KeyType keyType) implements Funnel<T> {
+    @Override
+    public void funnel(T from, Sink into) {
+      funnel.funnel(from, into);
+    }
+
+    @Override
+    public String toString() {
+      return "Funnels.withKeyType(" + funnel + ", " + keyType + ")";
+    }
+  }
+
   // Enum singletons: equal across class loads and descriptive in toString(), which error messages use.
 
   private enum StringFunnel implements Funnel<CharSequence> {

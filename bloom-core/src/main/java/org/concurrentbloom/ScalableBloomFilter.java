@@ -544,22 +544,24 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    ScalableFormat.write(out, plan, layersVolatile());
+    ScalableFormat.write(out, plan, KeyType.of(funnel), layersVolatile());
   }
 
   /**
-   * Reads a filter written by {@link #writeTo}. The funnel is not stored; pass the one the filter was
-   * built with. Reads exactly the filter's bytes and does not close {@code in}.
+   * Reads a filter written by {@link #writeTo}. The file records only the funnel's {@link KeyType}; pass
+   * the funnel the filter was built with. Reads exactly the filter's bytes and does not close {@code in}.
    *
    * @throws IOException if the stream ends early or the bytes are not a valid scalable filter (wrong
    *     magic, version or type, growth parameters out of range, a layer whose capacity or rate does not
-   *     follow from them, a count above a layer's capacity, a checksum mismatch); no partial filter is
+   *     follow from them, a count above a layer's capacity, a checksum mismatch), or the file records a
+   *     key type other than the funnel's; no partial filter is
    *     returned and nothing much larger than the bytes actually present is allocated
    */
   public static <T> ScalableBloomFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(funnel, "funnel");
     ScalableFormat.Loaded loaded = ScalableFormat.read(in);
+    FilterFormat.checkKeyType(loaded.keyType(), funnel);
     LayerPlan plan = loaded.plan();
     List<FilterFormat.Loaded> records = loaded.layers();
     @SuppressWarnings("unchecked")

@@ -11,16 +11,16 @@ import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 
 /**
- * Reads and writes filter type 5, a {@link ScalableBloomFilter}, in format version 1. docs/FORMAT.md
- * documents it byte by byte and ScalableFormatGoldenTest freezes it.
+ * Reads and writes filter type 5, a {@link ScalableBloomFilter}, in format version 2, and reads version
+ * 1. docs/FORMAT.md documents it byte by byte and ScalableFormatTest freezes it.
  *
  * <pre>
  * offset size  field (big-endian)
  *  0      4    magic "CBLM"
- *  4      1    format version (1)
+ *  4      1    format version (2; 1 is read too)
  *  5      1    filter type (5 = scalable)
  *  6      1    the layers' hash strategy: 1 (every layer is type 1, standard) or 2 (type 2, blocked)
- *  7      1    flags, reserved: 0
+ *  7      1    version 2: key type, as in every record (see FilterFormat); version 1: reserved flags, 0
  *  8      8    n0, initial capacity
  * 16      8    p, target compound false-positive probability (IEEE 754 binary64)
  * 24      4    s, growth factor
@@ -32,7 +32,8 @@ import java.util.zip.CheckedOutputStream;
  * </pre>
  *
  * <p>The reader checks each layer against the parameters: layer i must declare n = n0·s^i and exactly
- * p·(1−r)·r^i (as {@link LayerPlan} computes it) and a count no larger than n. Hostile sizes cannot
+ * p·(1−r)·r^i (as {@link LayerPlan} computes it), a count no larger than n, and the header's key type
+ * (so a version 1 file has version 1 layers and a version 2 file version 2 layers). Hostile sizes cannot
  * exhaust memory: L is at most {@link #MAX_LAYERS} and each layer's words are read by
  * {@link FilterFormat#read}, which allocates only as bytes arrive.
  */
@@ -45,16 +46,17 @@ final class ScalableFormat {
   private ScalableFormat() {}
 
   /** What a type 5 file holds: the growth parameters and each layer's record, checked against them. */
-  record Loaded(LayerPlan plan, List<FilterFormat.Loaded> layers) {}
+  record Loaded(LayerPlan plan, KeyType keyType, List<FilterFormat.Loaded> layers) {}
 
-  static void write(OutputStream out, LayerPlan plan, ScalableLayer<?>[] layers) throws IOException {
+  static void write(OutputStream out, LayerPlan plan, KeyType keyType, ScalableLayer<?>[] layers)
+      throws IOException {
     CheckedOutputStream checked = new CheckedOutputStream(out, new CRC32C());
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES)
         .putInt(FilterFormat.MAGIC)
         .put((byte) FilterFormat.VERSION)
         .put((byte) TYPE)
         .put((byte) layerStrategy(plan.blocked))
-        .put((byte) 0)
+        .put((byte) FilterFormat.writtenKeyType(keyType))
         .putLong(plan.initialCapacity)
         .putDouble(plan.fpp)
         .putInt(plan.growthFactor)
@@ -70,10 +72,10 @@ final class ScalableFormat {
 
   static Loaded read(InputStream in) throws IOException {
     CheckedInputStream checked = new CheckedInputStream(in, new CRC32C());
-    byte[] headerBytes = new byte[HEADER_BYTES];
-    FilterFormat.readFully(checked, headerBytes, 0, HEADER_BYTES, "scalable filter header");
+    byte[] headerBytes = FilterFormat.readHeaderBytes(checked, HEADER_BYTES, "scalable filter header");
     ByteBuffer b = ByteBuffer.wrap(headerBytes);
-    int type = FilterFormat.readPreamble(b);
+    int version = FilterFormat.readVersion(b);
+    int type = b.get() & 0xFF;
     if (type != TYPE) {
       throw new IOException("filter type " + type + " is not a scalable filter (type " + TYPE
           + "); read it with BloomFilter.readFrom");
@@ -84,7 +86,7 @@ final class ScalableFormat {
           + layerStrategy(false) + " (standard layers) or " + layerStrategy(true) + " (blocked layers)");
     }
     boolean blocked = strategy == layerStrategy(true);
-    FilterFormat.readFlags(b);
+    KeyType keyType = FilterFormat.readKeyType(b, version);
     long initialCapacity = b.getLong();
     double fpp = b.getDouble();
     int growthFactor = b.getInt();
@@ -111,11 +113,11 @@ final class ScalableFormat {
     for (int i = 0; i < layerCount; i++) {
       FilterFormat.Loaded layer;
       try {
-        layer = FilterFormat.read(checked);
+        layer = FilterFormat.read(checked, false);
       } catch (IOException e) {
         throw new IOException("layer " + i + " of " + layerCount + ": " + e.getMessage(), e);
       }
-      checkLayer(plan, i, layer.header());
+      checkLayer(plan, keyType, i, layer.header());
       totalBits += layer.header().bits();
       layers.add(layer);
     }
@@ -124,10 +126,15 @@ final class ScalableFormat {
     }
 
     FilterFormat.checkTrailer(in, (int) checked.getChecksum().getValue());
-    return new Loaded(plan, List.copyOf(layers));
+    return new Loaded(plan, keyType, List.copyOf(layers));
   }
 
-  private static void checkLayer(LayerPlan plan, int i, FilterFormat.Header h) throws IOException {
+  private static void checkLayer(LayerPlan plan, KeyType keyType, int i, FilterFormat.Header h)
+      throws IOException {
+    if (h.keyType() != keyType) {
+      throw new IOException("layer " + i + " records key type " + h.keyType() + ", but the header says "
+          + keyType);
+    }
     if (h.type() != plan.layerType()) {
       throw new IOException("layer " + i + " is filter type " + h.type() + ", but the header says every layer is type "
           + plan.layerType());

@@ -15,13 +15,28 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
- * Freezes the counting filter's file format (type 4 of format version 1, docs/FORMAT.md), checks that
+ * Freezes the counting filter's file format (type 4 of format version 2, docs/FORMAT.md; version 1 still
+ * loads), checks that
  * each reader refuses the other's type with a pointer to the right one, and fuzzes the counting reader
  * with CRC-corrected mutants so that the checks behind the checksum are reached.
  */
 class CountingFormatTest {
   /** create(stringFunnel, 10, 0.1) after adding "alpha", "beta", "gamma" and "alpha" again. */
   static final String GOLDEN_HEX =
+      "43424c4d02040101" // magic, version 2, type 4 (counting), strategy 1, key type 1 (UTF-8)
+      + "0000000000000040" // m = 64 counters
+      + "00000003000000000000000a" // k = 3, n = 10
+      + "3fb999999999999a" // p = 0.1
+      + "0000000000000003" // count = 3: the second add of alpha returned false
+      + "0000000000000020" // payload bytes = 32: 4 words of 16 counters
+      + "0000000000000100" // counters 0..15: counter 2 is 1
+      + "0000000000000000" // counters 16..31
+      + "0012100000001000" // counters 32..47: 35, 43, 45 are 1, 44 is 2
+      + "2000000010210000" // counters 48..63: 52, 55 are 1, 53, 63 are 2
+      + "c952a549"; // CRC32C
+
+  /** The same filter in format version 1 (byte 7 reserved, 0), as release 0.1 wrote it. */
+  static final String GOLDEN_V1_HEX =
       "43424c4d01040100" // magic, version 1, type 4 (counting), strategy 1, flags 0
       + "0000000000000040" // m = 64 counters
       + "00000003000000000000000a" // k = 3, n = 10
@@ -103,6 +118,19 @@ class CountingFormatTest {
   }
 
   @Test
+  void versionOneBytesStillLoad() throws IOException {
+    CountingBloomFilter<CharSequence> f = load(HexFormat.of().parseHex(GOLDEN_V1_HEX));
+    assertThat(f.currentWords()).isEqualTo(goldenFilter().currentWords());
+    assertThat(f.count()).isEqualTo(3);
+  }
+
+  @Test
+  void aFunnelOfAnotherKeyTypeIsRefused() {
+    assertThatThrownBy(() -> CountingBloomFilter.readFrom(new ByteArrayInputStream(golden()), Funnels.longFunnel()))
+        .isInstanceOf(IOException.class).hasMessageContaining("UTF8_STRING").hasMessageContaining("LONG");
+  }
+
+  @Test
   void frozenBytesLoadAndAnswerAsTheOriginal() throws IOException {
     CountingBloomFilter<CharSequence> f = load(golden());
     CountingBloomFilter<CharSequence> fresh = goldenFilter();
@@ -156,8 +184,9 @@ class CountingFormatTest {
     byte[] b = golden();
     for (int len = 0; len < b.length; len++) {
       byte[] cut = Arrays.copyOf(b, len);
+      // Fewer than the 4 magic bytes is "not a filter"; past them the file starts like one: "truncated".
       assertThatThrownBy(() -> load(cut)).as("length %d", len).isInstanceOf(IOException.class)
-          .hasMessageContaining("truncated");
+          .hasMessageContaining(len < 4 ? "not a concurrent-bloom filter" : "truncated");
     }
     for (int bit = 0; bit < b.length * 8; bit++) {
       byte[] flipped = b.clone();

@@ -11,12 +11,23 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
- * Freezes format version 1 (docs/FORMAT.md) and hash strategy 1 (docs/HASHING.md). If this test fails,
- * files written by earlier releases no longer load or answer differently: bump the version instead.
+ * Freezes format version 2 (docs/FORMAT.md) and hash strategy 1 (docs/HASHING.md), and checks that
+ * version 1 files still load. If this test fails, files written by earlier releases no longer load or
+ * answer differently: bump the version instead.
  */
 class FilterFormatGoldenTest {
   /** create(stringFunnel, 10, 0.1) after adding "alpha", "beta", "gamma". */
   static final String GOLDEN_HEX =
+      "43424c4d020101010000000000000040" // magic, version 2, type 1, strategy 1, key type 1 (UTF-8), m = 64
+      + "00000003000000000000000a" // k = 3, n = 10
+      + "3fb999999999999a" // p = 0.1
+      + "0000000000000003" // count = 3
+      + "0000000000000008" // payload bytes = 8
+      + "80b0380800000004" // the one word: 9 bits, 3 per item
+      + "220ae632";
+
+  /** The same filter as release 0.1 wrote it: format version 1, byte 7 reserved (0), no key type. */
+  static final String GOLDEN_V1_HEX =
       "43424c4d010101000000000000000040" // magic, version 1, type 1, strategy 1, flags 0, m = 64
       + "00000003000000000000000a" // k = 3, n = 10
       + "3fb999999999999a" // p = 0.1
@@ -51,10 +62,10 @@ class FilterFormatGoldenTest {
     assertThat(bytes).hasSize(52 + 8 + 4);
     assertThat(new String(bytes, 0, 4, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("CBLM");
     b.position(4);
-    assertThat(b.get()).as("version").isEqualTo((byte) 1);
+    assertThat(b.get()).as("version").isEqualTo((byte) 2);
     assertThat(b.get()).as("type").isEqualTo((byte) 1);
     assertThat(b.get()).as("strategy").isEqualTo((byte) 1);
-    assertThat(b.get()).as("flags").isEqualTo((byte) 0);
+    assertThat(b.get()).as("key type").isEqualTo((byte) KeyType.UTF8_STRING.id());
     assertThat(b.getLong()).as("m").isEqualTo(64);
     assertThat(b.getInt()).as("k").isEqualTo(3);
     assertThat(b.getLong()).as("n").isEqualTo(10);
@@ -70,8 +81,31 @@ class FilterFormatGoldenTest {
 
   @Test
   void frozenBytesLoadAndAnswerAsTheOriginal() throws IOException {
+    assertLoadsAsTheOriginal(GOLDEN_HEX);
+  }
+
+  @Test
+  void versionOneBytesStillLoadAndAnswerAsTheOriginal() throws IOException {
+    assertLoadsAsTheOriginal(GOLDEN_V1_HEX);
+    // Only byte 4 (version), byte 7 (key type) and the CRC differ.
+    byte[] v1 = HexFormat.of().parseHex(GOLDEN_V1_HEX);
+    byte[] v2 = HexFormat.of().parseHex(GOLDEN_HEX);
+    v1[4] = 2;
+    v1[7] = 1;
+    assertThat(HexFormat.of().formatHex(FilterFormatRejectionTest.withFixedCrc(v1))).isEqualTo(HexFormat.of().formatHex(v2));
+  }
+
+  /** A version 1 file records no key type, so every funnel may read it (as before version 2). */
+  @Test
+  void versionOneAcceptsAnyFunnel() throws IOException {
+    BloomFilter<Long> f = BloomFilter.readFrom(
+        new ByteArrayInputStream(HexFormat.of().parseHex(GOLDEN_V1_HEX)), Funnels.longFunnel());
+    assertThat(f.bitSize()).isEqualTo(64);
+  }
+
+  private static void assertLoadsAsTheOriginal(String hex) throws IOException {
     BloomFilter<CharSequence> f = BloomFilter.readFrom(
-        new ByteArrayInputStream(HexFormat.of().parseHex(GOLDEN_HEX)), Funnels.stringFunnel());
+        new ByteArrayInputStream(HexFormat.of().parseHex(hex)), Funnels.stringFunnel());
     assertThat(f.mightContain("alpha")).isTrue();
     assertThat(f.mightContain("beta")).isTrue();
     assertThat(f.mightContain("gamma")).isTrue();

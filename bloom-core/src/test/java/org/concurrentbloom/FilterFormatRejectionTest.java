@@ -39,23 +39,63 @@ class FilterFormatRejectionTest {
   @Test
   void unknownVersionTypeStrategyOrFlags() throws IOException {
     byte[] v = valid();
-    v[4] = 2;
-    assertThatThrownBy(() -> load(v)).isInstanceOf(IOException.class).hasMessageContaining("version 2");
+    v[4] = 3;
+    assertThatThrownBy(() -> load(v)).isInstanceOf(IOException.class).hasMessageContaining("version 3");
     byte[] t = valid();
     t[5] = 9;
     assertThatThrownBy(() -> load(t)).isInstanceOf(IOException.class).hasMessageContaining("filter type 9");
     byte[] s = valid();
     s[6] = 7;
     assertThatThrownBy(() -> load(s)).isInstanceOf(IOException.class).hasMessageContaining("hash strategy 7");
-    byte[] f = valid();
+    byte[] k = withFixedCrc(valid());
+    k[7] = 9;
+    assertThatThrownBy(() -> load(withFixedCrc(k))).isInstanceOf(IOException.class)
+        .hasMessageContaining("unknown key type 9");
+    byte[] f = java.util.HexFormat.of().parseHex(FilterFormatGoldenTest.GOLDEN_V1_HEX);
     f[7] = 1;
-    assertThatThrownBy(() -> load(f)).isInstanceOf(IOException.class).hasMessageContaining("flags");
+    assertThatThrownBy(() -> load(withFixedCrc(f))).isInstanceOf(IOException.class).hasMessageContaining("flags");
+  }
+
+  /** Reading with a funnel of another key type would answer "absent" for added keys: refused, naming both. */
+  @Test
+  void aFunnelOfAnotherKeyTypeIsRefused() throws IOException {
+    BloomFilter<Long> longs = BloomFilter.create(Funnels.longFunnel(), 100, 0.01);
+    longs.add(42L);
+    byte[] bytes = FilterFormatGoldenTest.bytesOf(longs);
+    assertThatThrownBy(() -> load(bytes)).isInstanceOf(IOException.class)
+        .hasMessageContaining("64-bit integers (key type LONG)")
+        .hasMessageContaining("Funnels.stringFunnel()")
+        .hasMessageContaining("UTF8_STRING");
+    Funnel<Object> custom = (item, sink) -> sink.putString(item.toString());
+    assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(bytes), custom))
+        .isInstanceOf(IOException.class).hasMessageContaining("CUSTOM");
+    // A caller who knows better declares the key type its funnel matches.
+    Funnel<Long> mine = (item, sink) -> sink.putLong(item);
+    BloomFilter<Long> read = BloomFilter.readFrom(new ByteArrayInputStream(bytes),
+        Funnels.withKeyType(mine, KeyType.LONG));
+    org.assertj.core.api.Assertions.assertThat(read.mightContain(42L)).isTrue();
+    // A custom funnel's file is read by a custom funnel; a built-in one is refused.
+    BloomFilter<Object> customFilter = BloomFilter.create(custom, 100, 0.01);
+    byte[] customBytes = FilterFormatGoldenTest.bytesOf(customFilter);
+    org.assertj.core.api.Assertions.assertThat(customBytes[7]).isEqualTo((byte) KeyType.CUSTOM.id());
+    BloomFilter.readFrom(new ByteArrayInputStream(customBytes), custom);
+    assertThatThrownBy(() -> load(customBytes)).isInstanceOf(IOException.class).hasMessageContaining("CUSTOM");
+  }
+
+  /** A text file, or any file too short to be a filter, is "not a filter" unless it starts like one. */
+  @Test
+  void shortNonFilterIsNotAFilterRatherThanTruncated() {
+    for (String text : new String[] {"", "a", "abc", "hello, world\n", "CBL"}) {
+      byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      assertThatThrownBy(() -> load(bytes)).as(text).isInstanceOf(IOException.class)
+          .hasMessageContaining("not a concurrent-bloom filter");
+    }
   }
 
   @Test
   void truncatedAnywhere() throws IOException {
     byte[] b = valid();
-    for (int len = 0; len < b.length; len++) {
+    for (int len = 4; len < b.length; len++) {
       byte[] cut = Arrays.copyOf(b, len);
       assertThatThrownBy(() -> load(cut)).as("length %d", len).isInstanceOf(IOException.class)
           .hasMessageContaining("truncated");

@@ -19,6 +19,23 @@ import org.junit.jupiter.api.Test;
 class ScalableFormatTest {
   /** create(stringFunnel, 4, 0.1) after adding the five {@link #ITEMS}: layer 0 full, layer 1 with one. */
   static final String GOLDEN_HEX =
+      "43424c4d02050101" // magic, version 2, type 5, layer strategy 1, key type 1 (UTF-8)
+      + "0000000000000004" // n0 = 4
+      + "3fb999999999999a" // p = 0.1
+      + "00000002" // s = 2
+      + "3feccccccccccccd" // r = 0.9
+      + "0000000000000000" // memory cap: none
+      + "00000002" // L = 2 layers
+      // layer 0: a type 1 record of version 2, m = 64, k = 7, n = 4, p = 0.1 * 0.1, count 4, 8 payload bytes
+      + "43424c4d020101010000000000000040" + "00000007" + "0000000000000004" + "3f847ae147ae147a"
+      + "0000000000000004" + "0000000000000008" + "46158561dc056902" + "72e050cd"
+      // layer 1: m = 128, k = 7, n = 8, p = 0.1 * 0.1 * 0.9, count 1, 16 payload bytes
+      + "43424c4d020101010000000000000080" + "00000007" + "0000000000000008" + "3f826e978d4fdf3b"
+      + "0000000000000001" + "0000000000000010" + "0000440000004100" + "0000004002000080" + "cbdf7108"
+      + "bb698c56"; // CRC32C of the 184 bytes before it
+
+  /** The same filter in format version 1 (byte 7 reserved, 0, in the header and in every layer). */
+  static final String GOLDEN_V1_HEX =
       "43424c4d01050100" // magic, version 1, type 5, layer strategy 1, flags 0
       + "0000000000000004" // n0 = 4
       + "3fb999999999999a" // p = 0.1
@@ -93,6 +110,21 @@ class ScalableFormatTest {
   }
 
   @Test
+  void versionOneBytesStillLoad() throws IOException {
+    ScalableBloomFilter<CharSequence> f = load(HexFormat.of().parseHex(GOLDEN_V1_HEX));
+    assertThat(f.layerStats()).isEqualTo(goldenFilter().layerStats());
+    for (String item : ITEMS) {
+      assertThat(f.mightContain(item)).isTrue();
+    }
+  }
+
+  @Test
+  void aFunnelOfAnotherKeyTypeIsRefused() {
+    assertThatThrownBy(() -> ScalableBloomFilter.readFrom(new ByteArrayInputStream(golden()), Funnels.integerFunnel()))
+        .isInstanceOf(IOException.class).hasMessageContaining("UTF8_STRING").hasMessageContaining("INTEGER");
+  }
+
+  @Test
   void headerFieldsOutOfRange() {
     assertRejected(withInt(24, 1), "growthFactor must be in [2, 1024], was 1");
     assertRejected(withLong(28, Double.doubleToLongBits(1.0)), "tighteningRatio");
@@ -102,15 +134,21 @@ class ScalableFormatTest {
     for (int layers : new int[] {0, -1, 65, Integer.MAX_VALUE}) {
       assertRejected(withInt(44, layers), "layer count must be in [1, 64], was " + layers);
     }
-    byte[] flags = golden();
+    byte[] keyType = golden();
+    keyType[7] = 9;
+    assertRejected(fixed(keyType), "unknown key type 9");
+    byte[] flags = HexFormat.of().parseHex(GOLDEN_V1_HEX);
     flags[7] = 1;
     assertRejected(fixed(flags), "flags");
+    byte[] mixed = golden();
+    mixed[7] = (byte) KeyType.LONG.id();
+    assertRejected(fixed(mixed), "layer 0 records key type UTF8_STRING, but the header says LONG");
     byte[] strategy = golden();
     strategy[6] = 7;
     assertRejected(fixed(strategy), "unknown layer hash strategy 7");
     byte[] version = golden();
-    version[4] = 2;
-    assertRejected(fixed(version), "version 2");
+    version[4] = 3;
+    assertRejected(fixed(version), "version 3");
   }
 
   @Test
@@ -142,8 +180,9 @@ class ScalableFormatTest {
     byte[] b = golden();
     for (int len = 0; len < b.length; len++) {
       byte[] cut = Arrays.copyOf(b, len);
+      // Fewer than the 4 magic bytes is "not a filter"; past them the file starts like one: "truncated".
       assertThatThrownBy(() -> load(cut)).as("length %d", len).isInstanceOf(IOException.class)
-          .hasMessageContaining("truncated");
+          .hasMessageContaining(len < 4 ? "not a concurrent-bloom filter" : "truncated");
     }
   }
 
