@@ -532,13 +532,16 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * An estimate of the current false-positive probability from {@link #count()}: (1 - e^(-k·count/m))^k
-   * for the standard layout, the Poisson block model for the blocked one. It assumes {@code count()}
-   * distinct items; after a merge of overlapping filters it is pessimistic.
+   * An estimate of the current false-positive probability from the bits set, X of m: the layout's model
+   * at the number of distinct items those bits imply, n = -(m/k) ln(1 - X/m). For the standard and
+   * Guava layouts that is exactly (X/m)^k; for the blocked one, the Poisson block model. Being read off
+   * the bits, it stays right after merges of overlapping filters, after loads, and past capacity, where
+   * {@link #count()} (which skips adds that found their bits set) falls behind. 1.0 when every bit is
+   * set. Scans the array: O(m/64).
    */
   @Override
   public double estimatedFpp() {
-    return layout.expectedFpp(count());
+    return Sizing.fppFromSetCells(layout.bits, layout.hashFunctions, setBits(), layout::expectedFpp);
   }
 
   /**

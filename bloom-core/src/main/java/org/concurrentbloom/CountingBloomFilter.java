@@ -420,12 +420,14 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * An estimate of the current false-positive probability from {@link #count()}: (1 - e^(-k·count/m))^k,
-   * as for a standard filter of m bits.
+   * An estimate of the current false-positive probability from the X of m counters that are non-zero:
+   * (X/m)^k, as for a standard filter of m bits. Read off the counters, it stays right after merges
+   * and loads, where {@link #count()} may not. Scans the counters: O(m/16).
    */
   @Override
   public double estimatedFpp() {
-    return Sizing.expectedFpp(counters, hashFunctions, count());
+    return Sizing.fppFromSetCells(counters, hashFunctions, nonZeroCounters(),
+        n -> Sizing.expectedFpp(counters, hashFunctions, n));
   }
 
   /**

@@ -206,4 +206,17 @@ final class Sizing {
     double n = -((double) bits / k) * Math.log1p(-(double) setBits / bits);
     return n >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(n);
   }
+
+  /**
+   * The false-positive rate implied by {@code set} of {@code cells} cells being set: {@code model} at the
+   * number of distinct items those cells imply, -(m/k) ln(1 - X/m) (Swamidass and Baldi 2007); 1.0 when
+   * every cell is set.
+   */
+  static double fppFromSetCells(long cells, int k, long set, java.util.function.DoubleUnaryOperator model) {
+    if (set >= cells) {
+      return 1.0;
+    }
+    double n = -((double) cells / k) * Math.log1p(-(double) set / cells);
+    return model.applyAsDouble(n);
+  }
 }

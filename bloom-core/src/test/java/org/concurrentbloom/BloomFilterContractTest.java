@@ -42,9 +42,8 @@ abstract class BloomFilterContractTest extends MembershipFilterContractTest {
     assertThat(added).isGreaterThan(20_000 - 20_000 / 50);
     double expectedFill = -Math.expm1(-(double) f.hashFunctions() * added / f.bitSize());
     assertThat(f.fillRatio()).isCloseTo(expectedFill, within(0.01));
-    // Filled to its expected insertions, the filter estimates about its target rate (a little less:
-    // a few adds were false positives and were not counted).
-    assertThat(f.estimatedFpp()).isBetween(0.8 * f.fpp(), 1.0 * f.fpp());
+    // Filled to its expected insertions, the filter estimates about its target rate from its bits.
+    assertThat(f.estimatedFpp()).isBetween(0.8 * f.fpp(), 1.2 * f.fpp());
     assertThat((double) f.approximateElementCount()).isCloseTo(20_000, within(20_000 * 0.03));
   }
 

@@ -45,14 +45,39 @@ class SizingTest {
   }
 
   @Test
-  void standardEstimatedFppIsTheClassicFormula() {
+  void standardEstimatedFppIsTheFillRatioToTheK() {
     BloomFilter<Integer> f = BloomFilter.create(Funnels.integerFunnel(), 1000, 0.01);
     for (int i = 0; i < 700; i++) {
       f.add(i);
     }
-    double k = f.hashFunctions();
-    double expected = Math.pow(1 - Math.exp(-k * f.count() / f.bitSize()), k);
-    assertThat(f.estimatedFpp()).isCloseTo(expected, org.assertj.core.api.Assertions.within(1e-15));
+    double expected = Math.pow(f.fillRatio(), f.hashFunctions());
+    assertThat(f.estimatedFpp()).isCloseTo(expected, org.assertj.core.api.Assertions.within(1e-12));
+  }
+
+  /**
+   * Past capacity many adds find their bits set and return false, so count() falls behind (an estimate
+   * from count() read 0.477 at 4x capacity where the measured rate was 0.707). From the bits it agrees
+   * with the measured rate: 200,000 probes give a standard error below 0.0011, and 0.02 is 18 of them.
+   */
+  @Test
+  void estimatedFppFollowsTheMeasuredRatePastCapacity() {
+    for (BloomFilter<Integer> f : java.util.List.of(BloomFilter.create(Funnels.integerFunnel(), 10_000, 0.01),
+        BloomFilter.builder(Funnels.integerFunnel()).expectedInsertions(10_000).fpp(0.01).blocked().build())) {
+      for (int i = 0; i < 40_000; i++) {
+        f.add(i);
+      }
+      int probes = 200_000;
+      int positives = 0;
+      for (int i = 0; i < probes; i++) {
+        if (f.mightContain(1_000_000 + i)) {
+          positives++;
+        }
+      }
+      double measured = (double) positives / probes;
+      assertThat(measured).as(f.layoutName()).isGreaterThan(0.5);
+      assertThat(f.estimatedFpp()).as(f.layoutName())
+          .isCloseTo(measured, org.assertj.core.api.Assertions.within(0.02));
+    }
   }
 
   @Test
