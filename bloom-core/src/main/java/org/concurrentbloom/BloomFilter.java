@@ -139,12 +139,27 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
+     * The number of bits (m) {@link #build()} would allocate, computed without allocating them, so a
+     * caller can check the memory first (m / 8 bytes, rounded up to whole 64-bit words).
+     *
+     * @throws IllegalStateException as {@link #build()}
+     * @throws IllegalArgumentException as {@link #build()}
+     */
+    public long bitSize() {
+      return layout().bits;
+    }
+
+    /**
      * Builds an empty filter.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
      * @throws IllegalArgumentException if the filter would exceed the largest {@code long[]}
      */
     public BloomFilter<T> build() {
+      return empty(funnel, layout(), expectedInsertions, fpp);
+    }
+
+    private Layout layout() {
       if (expectedInsertions < 0) {
         throw new IllegalStateException("expectedInsertions(n) must be set before build()");
       }
@@ -158,7 +173,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
       } else {
         layout = sizedLayout(expectedInsertions, fpp, blocked);
       }
-      return empty(funnel, layout, expectedInsertions, fpp);
+      return layout;
     }
   }
 

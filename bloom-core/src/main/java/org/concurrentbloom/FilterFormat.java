@@ -322,17 +322,14 @@ final class FilterFormat {
       }
       done += r;
     }
-    int magicBytes = Math.min(done, 4);
-    for (int i = 0; i < magicBytes; i++) {
-      if (bytes[i] != (byte) (MAGIC >>> (24 - 8 * i))) {
-        return bytes; // readVersion names the wrong magic
-      }
-    }
     if (done == 0) {
       throw new IOException("not a concurrent-bloom filter: the stream is empty");
     }
     if (done < 4) {
       throw new IOException("not a concurrent-bloom filter: the stream holds only " + done + " bytes");
+    }
+    if (ByteBuffer.wrap(bytes).getInt() != MAGIC) {
+      return bytes; // readVersion names the wrong magic
     }
     if (done < length) {
       throw new IOException("truncated filter: the stream ended after " + done + " of " + length

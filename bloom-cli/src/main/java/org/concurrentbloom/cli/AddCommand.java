@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.concurrentbloom.BloomFilter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -14,18 +13,21 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bloom add}: loads a filter, adds keys from the command line and {@code --input}, and writes it
- * back atomically, so a failure anywhere leaves the file exactly as it was.
+ * {@code bloom add}: under the file's update lock, loads a filter, adds keys from the command line and
+ * {@code --input}, and writes it back atomically, so a failure anywhere leaves the file exactly as it was
+ * and concurrent runs never lose each other's keys.
  */
 @Command(
     name = "add",
     mixinStandardHelpOptions = true,
     description = {
-        "Add keys to a filter file.",
+        "Add keys to a filter file of any type.",
         "",
         "Adds the KEY arguments, then the keys read from --input, to the filter in FILE and writes it "
-            + "back. FILE is replaced atomically: if anything fails it is left unchanged. "
-            + "Prints one summary line."})
+            + "back. FILE is replaced atomically, keeping its owner, group and mode (the update needs "
+            + "room for a second copy): if anything fails it is left unchanged. Several runs on one "
+            + "file at once take turns (lock file .FILE.lock), so none loses another's keys. The keys "
+            + "are of the key type FILE records (see bloom --help). Prints one summary line."})
 final class AddCommand implements Callable<Integer> {
   @ParentCommand
   private BloomCli parent;
@@ -43,21 +45,31 @@ final class AddCommand implements Callable<Integer> {
       description = "More keys to add, one per line: a file, or - for standard input.")
   private String input;
 
+  @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", converter = KeyTypeOption.class,
+      description = "The keys' type (" + KeyCodec.NAMES + "): only for a file that does not record it "
+          + "(format version 1, or a program's own funnel); must match the one it records.")
+  private KeyCodec keyType;
+
   @Override
   public Integer call() throws CliException {
     if (keys.isEmpty() && input == null) {
       throw new ParameterException(spec.commandLine(), "no keys to add: give KEY arguments or --input KEYS");
     }
+    KeyArguments.checkDecoded(spec, keys);
     CliStreams io = parent.streams();
-    BloomFilter<CharSequence> filter = FilterFiles.load(file);
-    keys.forEach(filter::add);
-    long added = keys.size();
-    if (input != null) {
-      added += new KeyInput(io).forEach(input, filter::add);
+    Destination dest = FilterFiles.updatable(file);
+    try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
+      FilterFile filter = FilterFile.load(dest.path(), keyType, io.err(), 1.5);
+      List<Object> items = KeyArguments.parse(spec, keys, filter.codec);
+      items.forEach(filter.filter::add);
+      long added = items.size();
+      if (input != null) {
+        added += new KeyInput(io, false).forEach(input, filter::add);
+      }
+      FilterFiles.save(dest, io, filter.filter::writeTo);
+      io.out().println("added " + Fmt.keys(added) + " to " + file + ": " + filter.shape());
+      filter.warnIfOverfilled(io.err(), file);
     }
-    FilterFiles.save(file, filter);
-    io.out().println("added " + Fmt.count(added) + " keys to " + file + ": " + FilterFiles.shape(filter));
-    FilterFiles.warnIfOverfilled(io.err(), file, filter);
     return 0;
   }
 }

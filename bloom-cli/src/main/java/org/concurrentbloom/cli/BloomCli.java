@@ -3,7 +3,9 @@ package org.concurrentbloom.cli;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -23,27 +25,61 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-        "Create, update, query, inspect and merge Bloom filter files of string keys.",
+        "Create, update, query, inspect and merge Bloom filter files: standard, blocked, "
+            + "Guava-compatible, counting and scalable filters of UTF-8 strings, 64-bit or 32-bit "
+            + "integers, or byte strings.",
         "",
-        "Commands that read keys take them one per line (UTF-8; empty lines are ignored) from the file "
-            + "given with --input, or from standard input with --input -. A progress bar is drawn on "
-            + "standard error while a large file is read, only when running in a terminal. "
-            + "Put -- before key arguments that start with a dash."},
+        "Keys: commands that read keys take KEY arguments and/or --input KEYS, a file (or - for "
+            + "standard input) of one key per line in UTF-8. Line ends (LF or CRLF) are removed and "
+            + "empty lines are skipped; every other line is one key exactly as written, spaces "
+            + "included (a line of spaces is a key). A UTF-8 byte-order mark at the start of the "
+            + "input is not part of the first key. Input that is not valid UTF-8 is refused, naming "
+            + "the line. A KEY argument that the JVM could not decode from the locale (non-ASCII "
+            + "under LC_ALL=C, or invalid UTF-8) is refused: pass such keys with --input. Put -- "
+            + "before key arguments that start with a dash.",
+        "",
+        "Key types: a file records the kind of key it holds (format version 2); commands use it, "
+            + "and refuse a --key-type that contradicts it. Files of format version 1 record none: "
+            + "their keys are taken as strings unless --key-type says otherwise.",
+        "",
+        "Files: create, add, remove and merge replace their output atomically (write a new copy, "
+            + "then rename it over the old), so an update needs free space for a second copy of the "
+            + "file; if anything fails the file is left as it was. The new copy keeps the old one's "
+            + "owner, group and mode. Updates of one file by several bloom runs at once take turns "
+            + "through a lock file .NAME.lock beside it, so no run loses another's keys. An output "
+            + "that is a character device or FIFO (e.g. /dev/null), or - for standard output, is "
+            + "written into; a directory, block device or socket is refused. Temporary files "
+            + ".NAME.*.bloom.tmp left by a killed run are removed by the next update of NAME.",
+        "",
+        "Memory: a filter is held in memory while it is built or updated. A command that would "
+            + "need more than the JVM may use says so before it starts; give the JVM more with "
+            + "BLOOM_JAVA_OPTS, e.g. BLOOM_JAVA_OPTS=-Xmx16g bloom create ...",
+        "",
+        "A progress bar is drawn on standard error while a large --input file is read, only when "
+            + "standard error is a terminal and results are not being printed to a terminal."},
     subcommands = {
         CreateCommand.class,
         AddCommand.class,
         QueryCommand.class,
+        RemoveCommand.class,
         InfoCommand.class,
         MergeCommand.class,
+        ImportCommand.class,
+        ExportCommand.class,
         DemoCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class},
-    footer = {"", "Exit status: 0 on success, 1 if the command failed, 2 on a usage error."})
+    footer = {"", "Exit status: 0 on success, 1 if the command failed, 2 on a usage error (query --quiet: "
+        + "0 if every key may be present, 1 if any is definitely absent, 2 on any error). A write "
+        + "error on standard output fails the command; a closed pipe (bloom query ... | head) stops "
+        + "it at once with status 141, as SIGPIPE would."})
 public final class BloomCli implements Runnable {
   /** Exit code of a command that was used correctly but failed. */
   public static final int EXIT_FAILURE = 1;
   /** Exit code of a command line that could not be parsed or had invalid values. */
   public static final int EXIT_USAGE = 2;
+  /** Exit code when the reader of standard output went away: 128 + SIGPIPE, as a shell reports it. */
+  public static final int EXIT_CLOSED_PIPE = 141;
 
   private final CliStreams streams;
 
@@ -67,36 +103,48 @@ public final class BloomCli implements Runnable {
 
   /** Runs {@code bloom} with the process's streams and exits with its exit code. */
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(
-        new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16), false);
+    OutputStream stdout = FailFastOutput.of(new FileOutputStream(FileDescriptor.out));
     PrintWriter err = new PrintWriter(new OutputStreamWriter(
         new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
-    int code = run(args, out, err, System.in, TerminalCheck.progressWanted());
+    int code = run(args, stdout, err, System.in, TerminalCheck.stderrIsTerminal(), TerminalCheck.stdoutIsTerminal());
     System.exit(code);
   }
 
   /**
    * Runs {@code bloom} with {@code args} against the given streams, with no progress bar, and returns
-   * the exit code instead of exiting. Flushes {@code out} and {@code err} before returning.
+   * the exit code instead of exiting. Results are written to {@code stdout} as UTF-8. Flushes
+   * {@code stdout} and {@code err} before returning.
    */
-  public static int run(String[] args, PrintWriter out, PrintWriter err, InputStream in) {
-    return run(args, out, err, in, false);
+  public static int run(String[] args, OutputStream stdout, PrintWriter err, InputStream in) {
+    return run(args, stdout, err, in, false, false);
   }
 
-  /** As {@link #run(String[], PrintWriter, PrintWriter, InputStream)}; {@code progress} enables the bar. */
-  public static int run(String[] args, PrintWriter out, PrintWriter err, InputStream in, boolean progress) {
-    CliStreams streams = new CliStreams(out, err, in, progress);
+  /** As {@link #run(String[], OutputStream, PrintWriter, InputStream)}, saying which streams are terminals. */
+  static int run(String[] args, OutputStream stdout, PrintWriter err, InputStream in, boolean stderrTerminal,
+      boolean stdoutTerminal) {
+    PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8),
+        1 << 16), false);
+    CliStreams streams = new CliStreams(out, stdout, err, in, stderrTerminal, stdoutTerminal);
     CommandLine cli = new CommandLine(new BloomCli(streams));
     ErrorReporter reporter = new ErrorReporter(err);
     cli.setOut(out)
         .setErr(err)
         .setExecutionExceptionHandler(reporter)
         .setParameterExceptionHandler(reporter);
+    int code;
     try {
-      return cli.execute(args);
-    } finally {
+      code = cli.execute(args);
       out.flush();
+      stdout.flush();
+    } catch (IOException e) {
+      code = reporter.outputFailed(new OutputFailure(e));
+    } catch (OutputFailure e) {
+      code = reporter.outputFailed(e);
+    } catch (OutOfMemoryError e) {
+      code = reporter.outOfMemory();
+    } finally {
       err.flush();
     }
+    return code;
   }
 }

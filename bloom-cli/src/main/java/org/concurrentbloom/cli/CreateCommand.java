@@ -3,9 +3,15 @@ package org.concurrentbloom.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.CountingBloomFilter;
+import org.concurrentbloom.Funnel;
+import org.concurrentbloom.MembershipFilter;
+import org.concurrentbloom.ScalableBloomFilter;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -17,30 +23,64 @@ import picocli.CommandLine.Spec;
         "Create a filter file, optionally filled with keys.",
         "",
         "Sizes a filter for N keys at false-positive probability P, adds the keys read from --input "
-            + "(if given), and writes it to FILE, replacing FILE atomically if it exists. "
-            + "Prints one summary line."})
+            + "(if given), and writes it to FILE: a regular file is replaced atomically if it exists "
+            + "(keeping its owner, group and mode; the update needs room for a second copy), - is "
+            + "standard output, and a character device or FIFO is written into. Prints one summary "
+            + "line (on standard error when the filter goes to standard output).",
+        "",
+        "Filter types: standard (the default), --blocked (one cache line per key: faster, a few "
+            + "percent larger), --guava (Guava's layout: bloom export --guava writes it for Guava), "
+            + "--counting (4-bit counters, 4x the memory: bloom remove can take keys out), --scalable "
+            + "(grows layer by layer as keys come, keeping the false-positive rate below P; --initial "
+            + "sets the first layer's capacity)."})
 final class CreateCommand implements Callable<Integer> {
+  private static final double SCALABLE_FIRST_LAYER_SHARE = 1 - ScalableBloomFilter.Builder.DEFAULT_TIGHTENING_RATIO;
+
   @ParentCommand
   private BloomCli parent;
 
   @Spec
   private CommandSpec spec;
 
-  @Option(names = {"-n", "--expected"}, required = true, paramLabel = "N",
-      description = "Number of keys the filter is sized for (at least 1).")
-  private long expected;
+  @Option(names = {"-n", "--expected"}, paramLabel = "N",
+      description = "Number of keys the filter is sized for (at least 1). Required, except with --scalable.")
+  private Long expected;
 
   @Option(names = {"-p", "--fpp"}, required = true, paramLabel = "P",
       description = "Target false-positive probability once N keys are in, in (0, 1), e.g. 0.01.")
   private double fpp;
 
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE",
-      description = "The filter file to write.")
+      description = "The filter file to write, or - for standard output.")
   private Path output;
 
-  @Option(names = "--blocked",
-      description = "Use the cache-blocked layout: one memory access per query, a few percent more bits.")
-  private boolean blocked;
+  @ArgGroup(exclusive = true)
+  private TypeChoice type = new TypeChoice();
+
+  static final class TypeChoice {
+    @Option(names = "--blocked",
+        description = "The cache-blocked layout: one memory access per query, a few percent more bits.")
+    boolean blocked;
+
+    @Option(names = "--guava", description = "Guava's layout and sizing, for bloom export --guava.")
+    boolean guava;
+
+    @Option(names = "--counting", description = "4-bit counters instead of bits, so bloom remove works.")
+    boolean counting;
+
+    @Option(names = "--scalable", description = "Layers added as keys come; the rate stays below P.")
+    boolean scalable;
+  }
+
+  @Option(names = "--initial", paramLabel = "N0",
+      description = "With --scalable: the first layer's capacity (default: N if given, else 10000).")
+  private Long initial;
+
+  @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", defaultValue = "string",
+      converter = KeyTypeOption.class,
+      description = "What the keys are: string (UTF-8 text, the default), long or int (decimal "
+          + "integers), bytes (hexadecimal). Recorded in the file.")
+  private KeyCodec keyType;
 
   @Option(names = {"-i", "--input"}, paramLabel = "KEYS",
       description = "Keys to add, one per line: a file, or - for standard input.")
@@ -48,13 +88,69 @@ final class CreateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws CliException {
-    BloomFilter<CharSequence> filter = FilterFiles.create(spec, expected, fpp, blocked);
     CliStreams io = parent.streams();
-    long keys = input == null ? 0 : new KeyInput(io).forEach(input, filter::add);
-    FilterFiles.save(output, filter);
-    io.out().println("created " + output + ": " + Fmt.count(keys) + " keys read, "
-        + FilterFiles.shape(filter));
-    FilterFiles.warnIfOverfilled(io.err(), output, filter);
+    Destination dest = FilterFiles.destination(output);
+    FilterKind kind = kind();
+    MembershipFilter<Object> filter;
+    try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
+      filter = newFilter(kind, keyType.funnel());
+      FilterFile file = new FilterFile(kind, keyType, keyType.keyType, filter);
+      long keys = input == null ? 0 : new KeyInput(io, false).forEach(input, file::add);
+      FilterFiles.save(dest, io, filter::writeTo);
+      FilterFiles.summary(dest, io).println("created " + output + ": " + Fmt.keys(keys) + " read, " + file.shape());
+      file.warnIfOverfilled(io.err(), output);
+    }
     return 0;
+  }
+
+  private FilterKind kind() {
+    if (initial != null && !type.scalable) {
+      throw new ParameterException(spec.commandLine(), "--initial is for --scalable filters only");
+    }
+    if (expected == null && !type.scalable) {
+      throw new ParameterException(spec.commandLine(), "missing required option: '--expected=N'");
+    }
+    if (type.blocked) {
+      return FilterKind.BLOCKED;
+    }
+    if (type.guava) {
+      return FilterKind.GUAVA;
+    }
+    if (type.counting) {
+      return FilterKind.COUNTING;
+    }
+    return type.scalable ? FilterKind.SCALABLE : FilterKind.STANDARD;
+  }
+
+  /**
+   * The empty filter, after checking that it fits in the heap.
+   *
+   * @throws ParameterException (a usage error) if the library rejects the size; the message names the
+   *     options and the library's reason, which names the bad value
+   */
+  private MembershipFilter<Object> newFilter(FilterKind kind, Funnel<Object> funnel) throws CliException {
+    long n = kind == FilterKind.SCALABLE ? (initial != null ? initial : expected != null ? expected : 10_000)
+        : expected;
+    try {
+      BloomFilter.Builder<Object> sized = BloomFilter.builder(funnel).expectedInsertions(n)
+          .fpp(kind == FilterKind.SCALABLE ? fpp * SCALABLE_FIRST_LAYER_SHARE : fpp);
+      if (kind == FilterKind.BLOCKED) {
+        sized.blocked();
+      } else if (kind == FilterKind.GUAVA) {
+        sized.guavaCompatible();
+      }
+      long bits = sized.bitSize();
+      long bytes = 8 * ((bits + 63) / 64) * (kind == FilterKind.COUNTING ? 4 : 1);
+      MemoryCheck.require(bytes, "a " + kind.shortName + " filter for " + Fmt.keys(n) + " at fpp " + fpp);
+      return switch (kind) {
+        case COUNTING -> CountingBloomFilter.create(funnel, n, fpp);
+        case SCALABLE -> ScalableBloomFilter.builder(funnel).initialCapacity(n).fpp(fpp).build();
+        default -> sized.build();
+      };
+    } catch (IllegalArgumentException e) {
+      String what = kind == FilterKind.SCALABLE ? "--initial " + n : "--expected " + n;
+      throw new ParameterException(spec.commandLine(),
+          "invalid " + what + " / --fpp " + fpp + ": " + e.getMessage(), e);
+    }
   }
 }

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.Funnels;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -73,7 +74,19 @@ final class DemoCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "--keys and --probes must be at least 1, were " + keys + " and " + probes);
     }
-    BloomFilter<CharSequence> filter = FilterFiles.create(spec, keys, fpp, blocked);
+    BloomFilter<CharSequence> filter;
+    try {
+      BloomFilter.Builder<CharSequence> builder =
+          BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(keys).fpp(fpp);
+      if (blocked) {
+        builder.blocked();
+      }
+      MemoryCheck.require(builder.bitSize() / 8, "a filter for " + Fmt.keys(keys) + " at fpp " + fpp);
+      filter = builder.build();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(),
+          "invalid --keys " + keys + " / --fpp " + fpp + ": " + e.getMessage(), e);
+    }
     DemoKeys generator = new DemoKeys(seed);
     PrintWriter out = parent.streams().out();
     long start = System.nanoTime();
@@ -90,10 +103,9 @@ final class DemoCommand implements Callable<Integer> {
         + Fmt.percent(fpp) + ", seed " + seed);
     line(out, "addresses like:", generator.key(0) + ", " + generator.key(1) + ", " + generator.key(2));
     line(out, "filter:", "m = " + Fmt.count(filter.bitSize()) + " bits, k = " + filter.hashFunctions()
-        + ", " + Fmt.bytes(FilterFiles.memoryBytes(filter)) + " in memory");
+        + ", " + Fmt.bytes(8 * ((filter.bitSize() + 63) / 64)) + " in memory");
     line(out, "fill ratio:", Fmt.ratio(filter.fillRatio()) + " of the bits are set");
-    line(out, "estimated FPR:", Fmt.percent(filter.estimatedFpp()) + " from count, m and k (count = "
-        + Fmt.count(filter.count()) + ")");
+    line(out, "estimated FPR:", Fmt.percent(filter.estimatedFpp()) + " from the bits set (fill ratio^k)");
     line(out, "measured FPR:", Fmt.percent(measured) + " (" + Fmt.count(falsePositives.passed()) + " of "
         + Fmt.count(probes) + " never-inserted addresses answered maybe); target " + Fmt.percent(fpp));
     line(out, "false negatives:", Fmt.count(falseNegatives) + " (all " + Fmt.count(keys)

@@ -21,10 +21,13 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /**
  * Turns every failure into exactly one line, {@code bloom: error: <message>}, on standard error, with no
  * stack trace. Usage errors exit with status 2 and name the help to read; failures while running exit
- * with status 1.
+ * with status 1 (2 for {@code query --quiet}, whose 1 means "absent"). A closed pipe on standard output
+ * exits with 141 and no message, as a process killed by SIGPIPE would.
  */
 final class ErrorReporter implements IExecutionExceptionHandler, IParameterExceptionHandler {
   private final PrintWriter err;
+  /** Set once standard output failed, so a second failure (the final flush) is not reported again. */
+  private int outputFailureCode;
 
   ErrorReporter(PrintWriter err) {
     this.err = err;
@@ -47,7 +50,32 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
 
   @Override
   public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
+    if (ex instanceof OutputFailure failure) {
+      return outputFailed(failure);
+    }
     print(describe(ex));
+    return cmd.getCommand() instanceof QueryCommand query && query.quiet() ? BloomCli.EXIT_USAGE
+        : BloomCli.EXIT_FAILURE;
+  }
+
+  /** Reports that standard output failed (once) and returns the exit code. */
+  int outputFailed(OutputFailure failure) {
+    if (outputFailureCode == 0) {
+      if (failure.isClosedPipe()) {
+        outputFailureCode = BloomCli.EXIT_CLOSED_PIPE;
+      } else {
+        print("cannot write to standard output: " + reason(failure.getCause()));
+        outputFailureCode = BloomCli.EXIT_FAILURE;
+      }
+    }
+    return outputFailureCode;
+  }
+
+  /** Reports an OutOfMemoryError that the memory checks did not foresee, and returns the exit code. */
+  int outOfMemory() {
+    print("out of memory (the JVM may use at most " + Fmt.humanBytes(Runtime.getRuntime().maxMemory())
+        + "); give it more with BLOOM_JAVA_OPTS, e.g. BLOOM_JAVA_OPTS=-Xmx"
+        + MemoryCheck.suggestedHeapGiB(2 * Runtime.getRuntime().maxMemory()) + "g");
     return BloomCli.EXIT_FAILURE;
   }
 

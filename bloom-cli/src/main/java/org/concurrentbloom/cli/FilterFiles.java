@@ -1,111 +1,121 @@
 package org.concurrentbloom.cli;
 
-import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.concurrentbloom.BloomFilter;
-import org.concurrentbloom.Funnels;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
+import java.nio.file.StandardOpenOption;
 
 /**
- * Loads and saves the filter files the CLI works on: {@link BloomFilter}s of strings hashed with
- * {@link Funnels#stringFunnel()}. Every failure becomes a {@link CliException} that names the file.
+ * Writes the files the commands produce, wherever {@code -o} points ({@link Destination}), and holds the
+ * {@link UpdateLock} of a file across a command's read-modify-write cycle. Every failure becomes a
+ * {@link CliException} that names the file.
  */
 final class FilterFiles {
   private static final int BUFFER_BYTES = 1 << 16;
-  /** How far above the target fpp a filter's estimated FPR may be before a warning. */
-  private static final double OVERFILL_FACTOR = 1.25;
 
   private FilterFiles() {}
 
+  /** The lock of an output, held while a command reads, changes and writes it; a no-op for streams. */
+  interface Held extends AutoCloseable {
+    @Override
+    void close() throws CliException;
+  }
+
   /**
-   * A new, empty filter of string keys sized for {@code expected} keys at false-positive probability
-   * {@code fpp}, in the blocked layout if {@code blocked}.
+   * Where {@code target} goes.
    *
-   * @throws ParameterException (a usage error) if the library rejects the size; the message names the
-   *     options and the library's reason, which names the bad value
+   * @throws CliException if output may not go there (a directory, block device or socket)
    */
-  static BloomFilter<CharSequence> create(CommandSpec spec, long expected, double fpp, boolean blocked) {
+  static Destination destination(Path target) throws CliException {
     try {
-      BloomFilter.Builder<CharSequence> builder =
-          BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(expected).fpp(fpp);
-      return blocked ? builder.blocked().build() : builder.build();
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(),
-          "invalid --expected " + expected + " / --fpp " + fpp + ": " + e.getMessage(), e);
+      return Destination.of(target);
+    } catch (IOException e) {
+      throw new CliException("cannot write " + target + ": " + ErrorReporter.reason(e), e);
     }
   }
 
   /**
-   * Reads the filter in {@code path}, which must hold exactly one filter and nothing after it.
+   * The destination of a file that a command reads, changes and writes back: it must be a regular file.
    *
-   * @throws CliException if the file is missing, unreadable, truncated, corrupt or not a filter
+   * @throws CliException for standard output, a device, a FIFO or a directory
    */
-  static BloomFilter<CharSequence> load(Path path) throws CliException {
-    return load(path, in -> BloomFilter.readFrom(in, Funnels.stringFunnel()));
+  static Destination updatable(Path file) throws CliException {
+    Destination dest = destination(file);
+    if (dest.kind() != Destination.Kind.FILE) {
+      throw new CliException("cannot update " + file + ": only a regular filter file can be updated");
+    }
+    return dest;
   }
 
-  /** Reads one filter of some type from a stream; see {@link #load(Path, Reader)}. */
-  interface Reader<F> {
-    F read(InputStream in) throws IOException;
-  }
-
-  /**
-   * Reads the filter in {@code path} with {@code reader}; the file must hold exactly one filter and
-   * nothing after it.
-   *
-   * @throws CliException if the file is missing, unreadable, truncated, corrupt or not such a filter
-   */
-  static <F> F load(Path path, Reader<F> reader) throws CliException {
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(path), BUFFER_BYTES)) {
-      F filter = reader.read(in);
-      if (in.read() != -1) {
-        throw new CliException("cannot load filter " + path
-            + ": unexpected bytes after the end of the filter; the file is corrupt");
+  /** Takes the update lock of {@code dest} if it is a file; see {@link UpdateLock}. */
+  static Held lock(Destination dest, CliStreams io) throws CliException {
+    if (dest.kind() != Destination.Kind.FILE) {
+      return () -> { };
+    }
+    UpdateLock lock;
+    try {
+      lock = UpdateLock.acquire(dest.path(), io.err());
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new CliException("cannot write " + dest.path() + ": no such file or directory", e);
+    } catch (IOException e) {
+      throw new CliException("cannot lock " + dest.path() + " for the update (lock file "
+          + UpdateLock.lockFileOf(dest.path()) + "): " + ErrorReporter.reason(e), e);
+    }
+    return () -> {
+      try {
+        lock.close();
+      } catch (IOException e) {
+        throw new CliException("cannot release the lock of " + dest.path() + ": " + ErrorReporter.reason(e), e);
       }
-      return filter;
-    } catch (IOException e) {
-      throw new CliException("cannot load filter " + path + ": " + ErrorReporter.reason(e), e);
-    }
-  }
-
-  /** Writes {@code filter} to {@code path} atomically (see {@link AtomicFileWriter}). */
-  static void save(Path path, BloomFilter<CharSequence> filter) throws CliException {
-    try {
-      AtomicFileWriter.write(path, filter::writeTo);
-    } catch (IOException e) {
-      throw new CliException("cannot write " + path + ": " + ErrorReporter.reason(e), e);
-    }
-  }
-
-  /** A short description for summary lines: "m=9600 bits, k=7, count=2, 1.17 KiB". */
-  static String shape(BloomFilter<?> filter) {
-    return "m=" + filter.bitSize() + " bits, k=" + filter.hashFunctions() + ", count=" + filter.count()
-        + ", " + Fmt.humanBytes(memoryBytes(filter));
+    };
   }
 
   /**
-   * Prints a one-line warning to {@code err} when {@code filter}'s false-positive rate, estimated from
-   * the bits set as fillRatio^k, is more than a quarter above its target: it then holds clearly more
-   * distinct keys than it was sized for. (Judging by the bits set, overlapping merges do not count twice.)
+   * Writes {@code content} to {@code dest}: a file is replaced atomically (the caller holds its lock),
+   * standard output and devices are written into.
    */
-  static void warnIfOverfilled(PrintWriter err, Path path, BloomFilter<?> filter) {
-    double fpr = Math.pow(filter.fillRatio(), filter.hashFunctions());
-    if (fpr > OVERFILL_FACTOR * filter.fpp()) {
-      long distinct = filter.approximateElementCount();
-      err.println("bloom: warning: " + path + " has a false-positive rate of about " + Fmt.percent(fpr)
-          + ", above its target " + Fmt.percent(filter.fpp()) + ": it holds about "
-          + (distinct == Long.MAX_VALUE ? "too many" : Fmt.count(distinct)) + " distinct keys, more than the "
-          + Fmt.count(filter.expectedInsertions()) + " it was sized for");
+  static void save(Destination dest, CliStreams io, AtomicFileWriter.Content content) throws CliException {
+    try {
+      switch (dest.kind()) {
+        case FILE -> AtomicFileWriter.write(dest.path(), content);
+        case STDOUT -> {
+          io.out().flush();
+          OutputStream out = new BufferedOutputStream(nonClosing(io.rawOut()), BUFFER_BYTES);
+          content.writeTo(out);
+          out.flush();
+        }
+        case STREAM -> {
+          try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(dest.path(),
+              StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING), BUFFER_BYTES)) {
+            content.writeTo(out);
+          }
+        }
+        default -> throw new IllegalStateException(dest.kind().toString());
+      }
+    } catch (IOException e) {
+      throw new CliException("cannot write " + dest.path() + ": " + ErrorReporter.reason(e), e);
     }
   }
 
-  /** The bytes the filter's bit array takes in memory: m rounded up to whole 64-bit words. */
-  static long memoryBytes(BloomFilter<?> filter) {
-    return 8L * ((filter.bitSize() + 63) / 64);
+  /** Where a command's summary line goes: standard error when standard output carries the filter. */
+  static PrintWriter summary(Destination dest, CliStreams io) {
+    return dest.kind() == Destination.Kind.STDOUT ? io.err() : io.out();
+  }
+
+  private static OutputStream nonClosing(OutputStream out) {
+    return new java.io.FilterOutputStream(out) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        flush();
+      }
+    };
   }
 }

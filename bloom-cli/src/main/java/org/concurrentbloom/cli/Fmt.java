@@ -11,6 +11,16 @@ final class Fmt {
     return String.format(Locale.ROOT, "%,d", n);
   }
 
+  /** "1 key", "1,234 keys". */
+  static String keys(long n) {
+    return count(n) + (n == 1 ? " key" : " keys");
+  }
+
+  /** "1 filter", "3 filters": {@code noun} with an s unless n is 1. */
+  static String plural(long n, String noun) {
+    return count(n) + " " + noun + (n == 1 ? "" : "s");
+  }
+
   /** A byte count with a binary-unit approximation: "1198136 bytes (1.14 MiB)". */
   static String bytes(long n) {
     return n + " bytes (" + humanBytes(n) + ")";

@@ -1,28 +1,36 @@
 package org.concurrentbloom.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.CountingBloomFilter;
+import org.concurrentbloom.KeyType;
+import org.concurrentbloom.MembershipFilter;
+import org.concurrentbloom.ScalableBloomFilter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code bloom info}: prints a filter file's shape, sizing targets, fill and size, one field a line. */
+/** {@code bloom info}: prints a filter file's type, key type, shape, targets, fill and size, a field a line. */
 @Command(
     name = "info",
     mixinStandardHelpOptions = true,
     description = {
-        "Describe a filter file.",
+        "Describe a filter file of any type.",
         "",
-        "Prints one \"field: value\" line each for the filter's type, bits (m), hash functions (k), "
-            + "count (adds that set a new bit), the expected insertions and target fpp it was sized "
-            + "for, fill ratio (fraction of bits set), estimated fpp at its count, approximate number "
-            + "of distinct keys (from the bits set), file size, and in-memory size of its bit array.",
-        "For a counting filter: counters (m) instead of bits, the counters stuck at 15, and the "
-            + "in-memory size of its counters."})
+        "Prints one \"field: value\" line each for the filter's type, format version, key type, bits "
+            + "(m), hash functions (k), the expected insertions and target fpp it was sized for, the "
+            + "fill ratio (fraction of bits set), the estimated fpp and the number of distinct keys, "
+            + "both read off the bits set, the count of adds, file size, and in-memory size.",
+        "Which number to trust: \"distinct keys (est.)\" estimates how many different keys are in, from "
+            + "the bits; \"adds counted\" is the number of adds that changed the filter, exact for a "
+            + "filter that was only added to, but summed by merges, so it counts a key in two merged "
+            + "filters twice. The estimated fpp comes from the bits, so it holds after merges too.",
+        "For a counting filter: counters instead of bits, and the counters stuck at 15. For a scalable "
+            + "filter: its growth parameters and one line per layer."})
 final class InfoCommand implements Callable<Integer> {
   private static final String FORMAT = "%-23s %s%n";
 
@@ -32,61 +40,104 @@ final class InfoCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to describe.")
   private Path file;
 
+  @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", converter = KeyTypeOption.class,
+      description = "The keys' type (" + KeyCodec.NAMES + "), for a file of a program's own funnel.")
+  private KeyCodec keyType;
+
   @Override
   public Integer call() throws CliException {
-    if (CountingInfo.isCountingFile(file)) {
-      return CountingInfo.print(parent.streams().out(), file);
+    FileHeader header = FileHeader.peek(file);
+    KeyCodec codec = keyType;
+    if (codec == null && header != null && header.keyType() == KeyType.CUSTOM) {
+      codec = KeyCodec.STRING; // info looks up no key, so any codec describes the file
     }
-    if (ScalableInfo.isScalable(file)) {
-      return ScalableInfo.print(parent.streams().out(), file);
-    }
-    BloomFilter<CharSequence> filter = FilterFiles.load(file);
-    long fileSize = fileSize(file);
-    double fill = filter.fillRatio();
-    long setBits = Math.round(fill * filter.bitSize());
-    long approx = filter.approximateElementCount();
-
+    FilterFile f = FilterFile.load(file, codec, null, 1.5);
     PrintWriter out = parent.streams().out();
     field(out, "file:", file.toString());
-    field(out, "type:", describeType(filter));
-    field(out, "bits (m):", Long.toString(filter.bitSize()));
-    field(out, "hash functions (k):", Integer.toString(filter.hashFunctions()));
-    field(out, "count:", Long.toString(filter.count()));
-    field(out, "expected insertions:", Long.toString(filter.expectedInsertions()));
-    field(out, "target fpp:", Double.toString(filter.fpp()));
-    field(out, "fill ratio:", Fmt.ratio(fill) + " (" + setBits + " of " + filter.bitSize() + " bits set)");
-    double estimated = filter.estimatedFpp();
-    field(out, "estimated fpp:", Fmt.probability(estimated) + " (" + Fmt.percent(estimated) + " at count "
-        + filter.count() + ")");
-    field(out, "approx. element count:",
-        approx == Long.MAX_VALUE ? "unknown (every bit is set)" : Long.toString(approx));
-    field(out, "file size:", Fmt.bytes(fileSize));
-    field(out, "memory (bit array):", Fmt.bytes(FilterFiles.memoryBytes(filter)));
+    field(out, "type:", f.kind.description);
+    field(out, "format:", "version " + (f.recorded == KeyType.UNRECORDED ? 1 : 2));
+    field(out, "key type:", keyTypeLine(f));
+    switch (f.kind) {
+      case COUNTING -> counting(out, f.counting());
+      case SCALABLE -> scalable(out, f.scalable());
+      default -> standard(out, f.standard());
+    }
+    field(out, "file size:", Fmt.bytes(FilterFile.fileSize(file)));
+    field(out, f.kind == FilterKind.COUNTING ? "memory (counters):" : "memory (bit array):",
+        Fmt.bytes(f.memoryBytes()));
     return 0;
   }
 
-  static long fileSize(Path file) throws CliException {
-    try {
-      return Files.size(file);
-    } catch (IOException e) {
-      throw new CliException("cannot read " + file + ": " + ErrorReporter.reason(e), e);
+  private static String keyTypeLine(FilterFile f) {
+    return switch (f.recorded) {
+      case UNRECORDED -> "not recorded (format version 1); bloom takes its keys as strings unless --key-type "
+          + "says otherwise";
+      case CUSTOM -> "custom (a program's own funnel: bloom can look keys up only with --key-type, if that "
+          + "funnel writes the same bytes as one of " + KeyCodec.NAMES + ")";
+      default -> f.recorded.description() + " (--key-type " + f.codec + ")";
+    };
+  }
+
+  private static void standard(PrintWriter out, BloomFilter<Object> f) {
+    field(out, "bits (m):", Long.toString(f.bitSize()));
+    field(out, "hash functions (k):", Integer.toString(f.hashFunctions()));
+    targets(out, f);
+    double fill = f.fillRatio();
+    field(out, "fill ratio:", Fmt.ratio(fill) + " (" + Math.round(fill * f.bitSize()) + " of " + f.bitSize()
+        + " bits set)");
+    estimates(out, f, "every bit is set");
+  }
+
+  private static void counting(PrintWriter out, CountingBloomFilter<Object> f) {
+    long m = f.counterCount();
+    field(out, "counters (m):", Long.toString(m));
+    field(out, "hash functions (k):", Integer.toString(f.hashFunctions()));
+    targets(out, f);
+    double fill = f.fillRatio();
+    field(out, "fill ratio:", Fmt.ratio(fill) + " (" + Math.round(fill * m) + " of " + m + " counters non-zero)");
+    field(out, "stuck counters:", f.stuckCounters() + " (saturated at 15: never change again)");
+    estimates(out, f, "every counter is non-zero");
+  }
+
+  private static void scalable(PrintWriter out, ScalableBloomFilter<Object> f) {
+    List<ScalableBloomFilter.LayerStats> layers = f.layerStats();
+    field(out, "layers:", layers.size() + " (" + f.layoutName() + ")");
+    field(out, "initial capacity:", Long.toString(f.expectedInsertions()));
+    field(out, "growth factor:", Integer.toString(f.growthFactor()));
+    field(out, "tightening ratio:", Double.toString(f.tighteningRatio()));
+    field(out, "capacity:", Fmt.count(f.capacity()) + " (all layers, before the next is added)");
+    field(out, "target fpp:", Double.toString(f.fpp()));
+    field(out, "fpp bound:", Fmt.probability(f.fppBound()) + " (sum of the layers' targets)");
+    field(out, "bits (all layers):", Long.toString(f.bitSize()));
+    field(out, "memory cap:", f.maxBitSize() == Long.MAX_VALUE ? "none" : f.maxBitSize() + " bits");
+    double fill = f.fillRatio();
+    long bits = f.bitSize();
+    field(out, "fill ratio:", Fmt.ratio(fill) + " (" + Math.round(fill * bits) + " of " + bits + " bits set)");
+    estimates(out, f, "a layer has every bit set");
+    for (int i = 0; i < layers.size(); i++) {
+      ScalableBloomFilter.LayerStats layer = layers.get(i);
+      field(out, "layer " + i + ":", "capacity " + Fmt.count(layer.capacity()) + ", fpp "
+          + Fmt.probability(layer.fpp()) + ", " + Fmt.count(layer.bitSize()) + " bits, k=" + layer.hashFunctions()
+          + ", " + Fmt.count(layer.count()) + " adds counted");
     }
+  }
+
+  private static void targets(PrintWriter out, MembershipFilter<?> f) {
+    field(out, "expected insertions:", Long.toString(f.expectedInsertions()));
+    field(out, "target fpp:", Double.toString(f.fpp()));
+  }
+
+  private static void estimates(PrintWriter out, MembershipFilter<?> f, String saturated) {
+    double estimated = f.estimatedFpp();
+    field(out, "estimated fpp:", Fmt.probability(estimated) + " (" + Fmt.percent(estimated)
+        + ", from the cells set)");
+    long approx = f.approximateElementCount();
+    field(out, "distinct keys (est.):",
+        approx == Long.MAX_VALUE ? "unknown (" + saturated + ")" : approx + " (estimated from the cells set)");
+    field(out, "adds counted:", f.count() + " (adds that changed the filter; merges add these up)");
   }
 
   static void field(PrintWriter out, String name, String value) {
     out.printf(FORMAT, name, value);
-  }
-
-  private static String describeType(BloomFilter<?> filter) {
-    switch (filter.layoutName()) {
-      case "standard":
-        return "standard Bloom filter of strings";
-      case "blocked":
-        return "blocked Bloom filter of strings (512-bit blocks)";
-      case "guava":
-        return "Guava-compatible Bloom filter of strings";
-      default:
-        return filter.layoutName() + " Bloom filter of strings";
-    }
   }
 }

@@ -16,8 +16,13 @@ import me.tongfei.progressbar.ProgressBarStyle;
 /**
  * Streams keys, one per line, from a file or from standard input ({@code -}), without holding the input
  * in memory. Lines are decoded as strict UTF-8 ({@link Utf8LineReader}); line terminators (LF or CRLF)
- * are removed and empty lines are skipped. While a large file is read and a progress bar is wanted,
- * draws one on {@link CliStreams#err()} showing bytes read and keys seen.
+ * and a leading byte-order mark are removed and empty lines are skipped; every other line is a key
+ * exactly as written. While a large file is read and a progress bar is wanted
+ * ({@link CliStreams#progressBar}), draws one on {@link CliStreams#err()} showing bytes read and keys seen.
+ *
+ * <p>Also checks KEY arguments ({@link #checkArguments}): the JVM decodes them from the locale's
+ * encoding, and a byte it cannot decode arrives as U+FFFD, which would be stored or looked up as a
+ * different key.
  */
 final class KeyInput {
   /** The {@code --input} value that means standard input. */
@@ -27,24 +32,63 @@ final class KeyInput {
   private static final int BAR_UPDATE_EVERY_KEYS = 4096;
 
   private final CliStreams streams;
+  private final boolean barWanted;
   private final long barThresholdBytes;
 
-  KeyInput(CliStreams streams) {
-    this(streams, DEFAULT_BAR_THRESHOLD_BYTES);
+  /** Input for a command; {@code streamsResults} if it prints a line per key while reading (query). */
+  KeyInput(CliStreams streams, boolean streamsResults) {
+    this(streams, streamsResults, DEFAULT_BAR_THRESHOLD_BYTES);
   }
 
-  KeyInput(CliStreams streams, long barThresholdBytes) {
+  KeyInput(CliStreams streams, boolean streamsResults, long barThresholdBytes) {
     this.streams = streams;
+    this.barWanted = streams.progressBar(streamsResults);
     this.barThresholdBytes = barThresholdBytes;
+  }
+
+  /**
+   * Refuses KEY arguments that did not reach the JVM intact: one holding U+FFFD, the character the JVM
+   * puts where the locale's encoding (the {@code sun.jnu.encoding} property) could not decode a byte,
+   * as for any non-ASCII byte under {@code LC_ALL=C} or invalid UTF-8 under a UTF-8 locale. Such keys
+   * are given exactly with {@code --input}, which reads raw UTF-8.
+   *
+   * @throws IllegalArgumentException naming the argument and how to pass it
+   */
+  static void checkArguments(java.util.List<String> keys) {
+    for (int i = 0; i < keys.size(); i++) {
+      if (keys.get(i).indexOf('\uFFFD') >= 0) {
+        throw new IllegalArgumentException("KEY argument " + (i + 1) + " ('" + keys.get(i) + "') has bytes that "
+            + "the JVM could not decode with the locale's encoding (" + System.getProperty("sun.jnu.encoding")
+            + ") and replaced with U+FFFD, so it would be a different key; pass it in a UTF-8 file or on "
+            + "standard input with --input (e.g. printf '%s\\n' KEY | bloom ... --input -), or run under a "
+            + "UTF-8 locale such as LC_ALL=C.UTF-8");
+      }
+    }
+  }
+
+  /** What to do with each key; returns false to stop reading. */
+  @FunctionalInterface
+  interface KeyAction {
+    boolean accept(String key);
   }
 
   /**
    * Passes every key of {@code input} (a path, or {@code -}) to {@code action} in order and returns how
    * many there were. Standard input is read to its end but not closed.
    *
-   * @throws CliException if the input cannot be opened or read, or is not UTF-8; the message names it
+   * @throws CliException if the input cannot be opened or read, is not UTF-8, or {@code action} rejects
+   *     a key with an IllegalArgumentException (a key that is not of the filter's key type); the message
+   *     names the input and the line
    */
   long forEach(String input, Consumer<String> action) throws CliException {
+    return forEachUntil(input, key -> {
+      action.accept(key);
+      return true;
+    });
+  }
+
+  /** As {@link #forEach}, stopping after the first key for which {@code action} returns false. */
+  long forEachUntil(String input, KeyAction action) throws CliException {
     if (STDIN.equals(input)) {
       return read(streams.in(), "standard input", -1, null, action);
     }
@@ -58,18 +102,26 @@ final class KeyInput {
   }
 
   private long read(InputStream in, String name, long size, CountingInputStream counted,
-      Consumer<String> action) throws CliException {
+      KeyAction action) throws CliException {
     Utf8LineReader reader = new Utf8LineReader(in);
     long keys = 0;
-    ProgressBar bar = counted != null && streams.progress() && size >= barThresholdBytes
+    ProgressBar bar = counted != null && barWanted && size >= barThresholdBytes
         ? newBar(name, size) : null;
     try {
       for (String line; (line = reader.readLine()) != null; ) {
         if (line.isEmpty()) {
           continue;
         }
-        action.accept(line);
         keys++;
+        boolean more;
+        try {
+          more = action.accept(line);
+        } catch (IllegalArgumentException e) {
+          throw new CliException("line " + reader.lineNumber() + " of " + name + ": " + e.getMessage(), e);
+        }
+        if (!more) {
+          break;
+        }
         if (bar != null && keys % BAR_UPDATE_EVERY_KEYS == 0) {
           showProgress(bar, counted, keys);
         }

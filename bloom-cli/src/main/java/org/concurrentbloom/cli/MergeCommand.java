@@ -3,16 +3,15 @@ package org.concurrentbloom.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.concurrentbloom.BloomFilter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code bloom merge}: the union of several filters of the same shape, written atomically. Every input
- * is loaded and checked before anything is written, so OUT may be one of the inputs and is untouched
- * when any input is missing, corrupt or incompatible.
+ * {@code bloom merge}: the union of several filters of the same type and shape, written atomically
+ * under OUT's update lock. Every input is loaded and checked before anything is written, so OUT may be
+ * one of the inputs and is untouched when any input is missing, corrupt or incompatible.
  */
 @Command(
     name = "merge",
@@ -21,41 +20,85 @@ import picocli.CommandLine.ParentCommand;
         "Merge filter files into one.",
         "",
         "Merges the filters in FILE... into one that answers \"maybe\" for every key of any of them "
-            + "and writes it to OUT, replacing OUT atomically (OUT may be one of the inputs; nothing is "
-            + "written if any input cannot be loaded or merged). The filters must have the same bit "
-            + "count and number of hash functions: create them with the same --expected and --fpp. "
-            + "The result keeps the first filter's sizing targets; its count is the sum of the "
-            + "counts. Prints one summary line."})
+            + "and writes it to OUT, like bloom create writes (OUT may be one of the inputs; nothing is "
+            + "written if any input cannot be loaded or merged; an update needs room for a second copy). "
+            + "The filters must be of the same type (standard, blocked, Guava-compatible or counting), "
+            + "bit or counter count, number of hash functions and key type: create them with the same "
+            + "--expected, --fpp and type option. Scalable filters cannot be merged: a layer would hold "
+            + "the keys of both, past the capacity its false-positive bound depends on.",
+        "The result keeps the first filter's sizing targets; its count of adds is the sum of the "
+            + "counts (bloom info estimates the distinct keys from the bits). Prints one summary line."})
 final class MergeCommand implements Callable<Integer> {
   @ParentCommand
   private BloomCli parent;
 
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
-      description = "The filter file to write.")
+      description = "The filter file to write, or - for standard output.")
   private Path output;
 
   @Parameters(arity = "2..*", paramLabel = "FILE", description = "The filter files to merge (two or more).")
   private List<Path> inputs;
 
+  @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", converter = KeyTypeOption.class,
+      description = "The keys' type (" + KeyCodec.NAMES + "), for files that do not record it.")
+  private KeyCodec keyType;
+
   @Override
   public Integer call() throws CliException {
-    Path firstPath = inputs.get(0);
-    BloomFilter<CharSequence> merged = FilterFiles.load(firstPath);
-    for (Path path : inputs.subList(1, inputs.size())) {
-      BloomFilter<CharSequence> next = FilterFiles.load(path);
-      if (!merged.isCompatible(next)) {
-        throw new CliException("cannot merge " + path + " into " + firstPath + ": " + path + " has m="
-            + next.bitSize() + " bits and k=" + next.hashFunctions() + " but " + firstPath + " has m="
-            + merged.bitSize() + " and k=" + merged.hashFunctions()
-            + "; only filters created with the same --expected and --fpp can be merged");
-      }
-      merged.merge(next);
-    }
-    FilterFiles.save(output, merged);
     CliStreams io = parent.streams();
-    io.out().println("merged " + inputs.size() + " filters into " + output + ": "
-        + FilterFiles.shape(merged));
-    FilterFiles.warnIfOverfilled(io.err(), output, merged);
+    Destination dest = FilterFiles.destination(output);
+    try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
+      Path firstPath = inputs.get(0);
+      // The merge swaps in a new array: the result, the array it replaces and the next input at once.
+      FilterFile merged = FilterFile.load(firstPath, keyType, null, 3);
+      if (merged.kind == FilterKind.SCALABLE) {
+        throw new CliException("cannot merge " + firstPath + ": scalable filters cannot be merged (layer i of "
+            + "the result would hold the keys of two layers, twice the capacity its false-positive rate is "
+            + "sized for); add the keys of one to the other with bloom add instead");
+      }
+      for (Path path : inputs.subList(1, inputs.size())) {
+        FilterFile next = FilterFile.load(path, keyType, null, 1.5);
+        checkCompatible(firstPath, merged, path, next);
+        if (merged.kind == FilterKind.COUNTING) {
+          merged.counting().merge(next.counting());
+        } else {
+          merged.standard().merge(next.standard());
+        }
+      }
+      FilterFiles.save(dest, io, merged.filter::writeTo);
+      FilterFiles.summary(dest, io).println("merged " + Fmt.plural(inputs.size(), "filter") + " into " + output
+          + ": " + merged.shape());
+      merged.warnIfOverfilled(io.err(), output);
+    }
     return 0;
+  }
+
+  private static void checkCompatible(Path firstPath, FilterFile first, Path path, FilterFile next)
+      throws CliException {
+    String prefix = "cannot merge " + path + " into " + firstPath + ": ";
+    if (next.kind != first.kind) {
+      throw new CliException(prefix + path + " is " + next.kind.withArticle() + " and " + firstPath + " is "
+          + first.kind.withArticle() + "; only filters of one type can be merged (create them with the same "
+          + "type option)");
+    }
+    if (next.effectiveKeyType() != first.effectiveKeyType()) {
+      throw new CliException(prefix + path + " holds " + next.effectiveKeyType().description() + " and "
+          + firstPath + " holds " + first.effectiveKeyType().description() + "; the same key hashes differently "
+          + "in each, so their union would answer wrongly");
+    }
+    boolean compatible = first.kind == FilterKind.COUNTING
+        ? first.counting().isCompatible(next.counting()) : first.standard().isCompatible(next.standard());
+    if (!compatible) {
+      String cells = first.kind == FilterKind.COUNTING ? " counters" : " bits";
+      throw new CliException(prefix + "both are " + first.kind.shortName + " filters, but " + path + " has m="
+          + next.filter.bitSize() / (first.kind == FilterKind.COUNTING ? 4 : 1) + cells + " and k="
+          + hashFunctions(next) + " while " + firstPath + " has m="
+          + first.filter.bitSize() / (first.kind == FilterKind.COUNTING ? 4 : 1) + cells + " and k="
+          + hashFunctions(first) + "; only filters created with the same --expected and --fpp can be merged");
+    }
+  }
+
+  private static int hashFunctions(FilterFile f) {
+    return f.kind == FilterKind.COUNTING ? f.counting().hashFunctions() : f.standard().hashFunctions();
   }
 }

@@ -5,8 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
-import org.concurrentbloom.BloomFilter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -20,7 +18,7 @@ import picocli.CommandLine.Spec;
     name = "query",
     mixinStandardHelpOptions = true,
     description = {
-        "Look keys up in a filter file.",
+        "Look keys up in a filter file of any type.",
         "",
         "Looks up the KEY arguments, then the keys read from --input, in the filter in FILE and prints "
             + "one line per key, in input order: the key, a TAB, then \"maybe\" if the key may be in "
@@ -29,10 +27,16 @@ import picocli.CommandLine.Spec;
         "  alice@example.com<TAB>maybe",
         "  zed@example.com<TAB>no",
         "With --absent, prints only the keys that are definitely not in the filter, one per line and "
-            + "nothing else, for piping. The exit status does not depend on the answers."})
+            + "nothing else, for piping. With --quiet, prints nothing and stops at the first \"no\": "
+            + "the exit status is 0 if every key may be in the filter, 1 if any is definitely not, 2 on "
+            + "an error. Otherwise the exit status does not depend on the answers.",
+        "The keys are of the key type FILE records (a filter of longs takes decimal integers); a key "
+            + "that is not of that type is an error."})
 final class QueryCommand implements Callable<Integer> {
   static final String MAYBE = "maybe";
   static final String NO = "no";
+  /** The exit status of {@code --quiet} when some key is definitely absent. */
+  static final int EXIT_SOME_ABSENT = 1;
 
   @ParentCommand
   private BloomCli parent;
@@ -54,37 +58,69 @@ final class QueryCommand implements Callable<Integer> {
       description = "Print only the keys that are definitely absent, one per line.")
   private boolean absentOnly;
 
+  @Option(names = {"-q", "--quiet"},
+      description = "Print nothing; exit 0 if every key may be present, 1 at the first definitely absent.")
+  private boolean quiet;
+
+  @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", converter = KeyTypeOption.class,
+      description = "The keys' type (" + KeyCodec.NAMES + "): only for a file that does not record it "
+          + "(format version 1, or a program's own funnel); must match the one it records.")
+  private KeyCodec keyType;
+
+  /** Whether {@code --quiet} was given: failures then exit with 2, as 1 means "absent". */
+  boolean quiet() {
+    return quiet;
+  }
+
   @Override
   public Integer call() throws CliException {
     if (keys.isEmpty() && input == null) {
-      throw new ParameterException(spec.commandLine(),
-          "no keys to query: give KEY arguments or --input KEYS");
+      throw new ParameterException(spec.commandLine(), "no keys to query: give KEY arguments or --input KEYS");
     }
+    if (quiet && absentOnly) {
+      throw new ParameterException(spec.commandLine(), "--quiet and --absent cannot be combined");
+    }
+    KeyArguments.checkDecoded(spec, keys);
     CliStreams io = parent.streams();
-    BloomFilter<CharSequence> filter = FilterFiles.load(file);
-    Consumer<String> answer = absentOnly ? absentPrinter(filter, io.out()) : answerPrinter(filter, io.out());
-    keys.forEach(answer);
-    if (input != null) {
-      new KeyInput(io).forEach(input, answer);
+    FilterFile filter = FilterFile.load(file, keyType, io.err(), 1.5);
+    List<Object> items = KeyArguments.parse(spec, keys, filter.codec);
+    PrintWriter out = io.out();
+    boolean[] sawAbsent = {false};
+    for (int i = 0; i < items.size(); i++) {
+      boolean maybe = filter.filter.mightContain(items.get(i));
+      if (quiet && !maybe) {
+        return EXIT_SOME_ABSENT;
+      }
+      print(out, keys.get(i), maybe);
     }
-    return 0;
+    if (input != null) {
+      new KeyInput(io, !quiet).forEachUntil(input, key -> {
+        boolean maybe = filter.mightContain(key);
+        if (quiet) {
+          sawAbsent[0] = !maybe;
+          return maybe;
+        }
+        print(out, key, maybe);
+        return true;
+      });
+    }
+    return sawAbsent[0] ? EXIT_SOME_ABSENT : 0;
   }
 
-  private static Consumer<String> answerPrinter(BloomFilter<CharSequence> filter, PrintWriter out) {
-    return key -> {
-      out.print(key);
-      out.print('\t');
-      out.print(filter.mightContain(key) ? MAYBE : NO);
-      out.print('\n');
-    };
-  }
-
-  private static Consumer<String> absentPrinter(BloomFilter<CharSequence> filter, PrintWriter out) {
-    return key -> {
-      if (!filter.mightContain(key)) {
+  private void print(PrintWriter out, String key, boolean maybe) {
+    if (quiet) {
+      return;
+    }
+    if (absentOnly) {
+      if (!maybe) {
         out.print(key);
         out.print('\n');
       }
-    };
+      return;
+    }
+    out.print(key);
+    out.print('\t');
+    out.print(maybe ? MAYBE : NO);
+    out.print('\n');
   }
 }

@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Reads lines of strict UTF-8 from a byte stream, splitting on LF and dropping a CR before it. Each line
+ * Reads lines of strict UTF-8 from a byte stream, splitting on LF and dropping a CR before it. A UTF-8
+ * byte-order mark (EF BB BF) at the very start of the stream is dropped: editors on Windows write one,
+ * and kept it would silently become part of the first key, which then never matches. Each line
  * is decoded on its own, so invalid bytes are reported with the number of the line that holds them
  * (a buffered {@code Reader} decodes ahead and would blame an earlier line). Memory use is one read
  * buffer plus the longest line.
@@ -73,7 +75,11 @@ final class Utf8LineReader {
     if (length > 0 && line[length - 1] == '\r') {
       length--;
     }
-    return decoder.decode(ByteBuffer.wrap(line, 0, length)).toString();
+    int from = 0;
+    if (lineNumber == 1 && length >= 3 && line[0] == (byte) 0xEF && line[1] == (byte) 0xBB && line[2] == (byte) 0xBF) {
+      from = 3;
+    }
+    return decoder.decode(ByteBuffer.wrap(line, from, length - from)).toString();
   }
 
   private int append(int length, int from, int count) {

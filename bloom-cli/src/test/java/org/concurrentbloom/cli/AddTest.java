@@ -34,7 +34,7 @@ class AddTest {
     Result add = CliRunner.run("add", filter.toString(), "--input", more.toString());
     assertThat(add.exitCode()).isZero();
     assertThat(add.err()).isEmpty();
-    assertThat(add.out()).startsWith("added 2 keys to " + filter).contains("count=4");
+    assertThat(add.out()).startsWith("added 2 keys to " + filter).contains("standard filter of UTF-8 strings, m=9600 bits, k=7");
 
     Result query = CliRunner.run("query", filter.toString(), "one", "two", "three", "four", "five");
     assertThat(query.outLines()).containsExactly(

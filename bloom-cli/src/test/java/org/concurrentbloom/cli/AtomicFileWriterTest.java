@@ -57,7 +57,9 @@ class AtomicFileWriterTest {
     Path link = dir.resolve("link.bin");
     Files.createSymbolicLink(link, real);
 
-    AtomicFileWriter.write(link, out -> out.write("after".getBytes(StandardCharsets.US_ASCII)));
+    Destination dest = Destination.of(link);
+    assertThat(dest.path()).isEqualTo(real.toRealPath());
+    AtomicFileWriter.write(dest.path(), out -> out.write("after".getBytes(StandardCharsets.US_ASCII)));
 
     assertThat(Files.isSymbolicLink(link)).isTrue();
     assertThat(real).hasContent("after");
@@ -66,7 +68,7 @@ class AtomicFileWriterTest {
   @Test
   void refusesToReplaceADirectory() throws IOException {
     Path sub = Files.createDirectory(dir.resolve("sub"));
-    assertThatThrownBy(() -> AtomicFileWriter.write(sub, out -> out.write(1)))
+    assertThatThrownBy(() -> Destination.of(sub))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("is a directory");
     assertThat(sub).isDirectory();

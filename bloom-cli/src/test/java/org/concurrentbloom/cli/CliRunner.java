@@ -1,19 +1,24 @@
 package org.concurrentbloom.cli;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** Runs {@code bloom} in-process with captured output, for the tests. */
+/** Runs {@code bloom} in-process with captured output, for the tests of single commands. */
 final class CliRunner {
   private CliRunner() {}
 
   /** The exit code and everything written to standard output and standard error. */
-  record Result(int exitCode, String out, String err) {
+  record Result(int exitCode, byte[] stdout, String err) {
+    String out() {
+      return new String(stdout, StandardCharsets.UTF_8);
+    }
+
     List<String> outLines() {
-      return out.lines().toList();
+      return out().lines().toList();
     }
 
     List<String> errLines() {
@@ -26,10 +31,13 @@ final class CliRunner {
   }
 
   static Result runWithStdin(String stdin, String... args) {
-    StringWriter out = new StringWriter();
+    return runWithStdin(stdin.getBytes(StandardCharsets.UTF_8), args);
+  }
+
+  static Result runWithStdin(byte[] stdin, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     StringWriter err = new StringWriter();
-    int code = BloomCli.run(args, new PrintWriter(out), new PrintWriter(err),
-        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
-    return new Result(code, out.toString(), err.toString());
+    int code = BloomCli.run(args, out, new PrintWriter(err), new ByteArrayInputStream(stdin));
+    return new Result(code, out.toByteArray(), err.toString());
   }
 }

@@ -55,7 +55,7 @@ class CreateAndQueryTest {
     Result query = CliRunner.run("query", filter.toString(), "user7@example.com");
     assertThat(query.outLines()).containsExactly("user7@example.com\tmaybe");
     Result info = CliRunner.run("info", filter.toString());
-    assertThat(info.out()).contains("blocked Bloom filter of strings");
+    assertThat(info.out()).contains("blocked Bloom filter").contains("UTF-8 strings");
     long bits = info.outLines().stream().filter(line -> line.startsWith("bits (m):"))
         .map(line -> Long.parseLong(line.substring("bits (m):".length()).strip())).findFirst().orElseThrow();
     assertThat(bits % 512).as("whole 512-bit blocks").isZero();

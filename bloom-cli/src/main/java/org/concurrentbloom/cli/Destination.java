@@ -1,0 +1,91 @@
+package org.concurrentbloom.cli;
+
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * What an output path names, and so how to write it. A regular file (or a path that does not exist yet)
+ * is replaced atomically; standard output ({@code -}, {@code /dev/stdout}) and the character devices and
+ * FIFOs a user points output at ({@code /dev/null}, a named pipe) are written into, because renaming a
+ * file over them would destroy the device node or the pipe; a directory, block device or socket is
+ * refused, as no filter belongs there.
+ */
+record Destination(Kind kind, Path path) {
+  enum Kind {
+    /** The command's standard output. */
+    STDOUT,
+    /** A character device, FIFO or /dev/fd path: opened and written into, never replaced. */
+    STREAM,
+    /** A regular file, or one to create: replaced atomically; {@link #path} has links resolved. */
+    FILE
+  }
+
+  // st_mode's file type bits (POSIX <sys/stat.h>), as the "unix:mode" attribute reports them.
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFIFO = 0010000;
+  private static final int S_IFCHR = 0020000;
+  private static final int S_IFDIR = 0040000;
+  private static final int S_IFBLK = 0060000;
+  private static final int S_IFREG = 0100000;
+  private static final int S_IFSOCK = 0140000;
+
+  /**
+   * Where output given as {@code target} goes.
+   *
+   * @throws IOException naming the reason if output may not go there
+   */
+  static Destination of(Path target) throws IOException {
+    String name = target.toString();
+    if (name.equals("-") || name.equals("/dev/stdout") || name.equals("/dev/fd/1") || name.equals("/proc/self/fd/1")) {
+      return new Destination(Kind.STDOUT, target);
+    }
+    if (name.startsWith("/dev/fd/") || name.startsWith("/proc/self/fd/") || name.equals("/dev/stderr")) {
+      return new Destination(Kind.STREAM, target);
+    }
+    int mode;
+    try {
+      mode = (Integer) Files.getAttribute(target, "unix:mode"); // follows links
+    } catch (NoSuchFileException e) {
+      if (Files.isSymbolicLink(target)) {
+        throw new FileSystemException(name, null, "is a symbolic link to a missing file");
+      }
+      return new Destination(Kind.FILE, target);
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      // No POSIX modes (not Linux or macOS): only regular files and directories can be told apart.
+      if (Files.isDirectory(target)) {
+        throw new FileSystemException(name, null, "is a directory");
+      }
+      return new Destination(Kind.FILE, realPath(target));
+    }
+    switch (mode & S_IFMT) {
+      case S_IFREG:
+        return new Destination(Kind.FILE, realPath(target));
+      case S_IFCHR:
+      case S_IFIFO:
+        return new Destination(Kind.STREAM, target);
+      case S_IFDIR:
+        throw new FileSystemException(name, null, "is a directory");
+      case S_IFBLK:
+        throw new FileSystemException(name, null,
+            "is a block device; bloom writes regular files, character devices and FIFOs only");
+      case S_IFSOCK:
+        throw new FileSystemException(name, null, "is a socket; bloom writes regular files, character devices "
+            + "and FIFOs only");
+      default:
+        throw new FileSystemException(name, null, "is not a regular file, character device or FIFO");
+    }
+  }
+
+  private static Path realPath(Path target) throws IOException {
+    return Files.isSymbolicLink(target) ? target.toRealPath() : target;
+  }
+
+  /** True for a regular file that exists (not following links: {@link #path} is resolved already). */
+  boolean exists() {
+    return kind == Kind.FILE && Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+  }
+}

@@ -1,0 +1,58 @@
+package org.concurrentbloom.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.GuavaInterop;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code bloom import --guava}: turns a file written by Guava's {@code BloomFilter.writeTo} into a filter file. */
+@Command(
+    name = "import",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Convert a filter written by another library into a filter file.",
+        "",
+        "--guava: IN was written by Guava's BloomFilter.writeTo (strategy MURMUR128_MITZ_64). OUT is a "
+            + "Guava-compatible filter that answers every key exactly as the Guava filter did, and that "
+            + "bloom export --guava turns back into Guava's bytes. Guava's file does not record the "
+            + "funnel: give --key-type for what the Guava funnel was (string for "
+            + "Funnels.stringFunnel(UTF_8), the default; long for Funnels.longFunnel(); int for "
+            + "Funnels.integerFunnel(); bytes for Funnels.byteArrayFunnel()); OUT records it. Nor does it "
+            + "record n, p or a count: OUT's are derived from its shape and bits."})
+final class ImportCommand implements Callable<Integer> {
+  @ParentCommand
+  private BloomCli parent;
+
+  @Option(names = "--guava", required = true, description = "IN is in Guava's BloomFilter.writeTo format.")
+  private boolean guava;
+
+  @Parameters(index = "0", paramLabel = "IN", description = "The file to convert.")
+  private Path in;
+
+  @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
+      description = "The filter file to write, or - for standard output.")
+  private Path output;
+
+  @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", defaultValue = "string",
+      converter = KeyTypeOption.class,
+      description = "What Guava's funnel wrote: string (the default), long, int or bytes.")
+  private KeyCodec keyType;
+
+  @Override
+  public Integer call() throws CliException {
+    CliStreams io = parent.streams();
+    MemoryCheck.require((long) (1.5 * FilterFile.fileSize(in)), "loading " + in);
+    BloomFilter<Object> filter = FilterFile.readAll(in, stream -> GuavaInterop.readFrom(stream, keyType.funnel()));
+    Destination dest = FilterFiles.destination(output);
+    try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
+      FilterFiles.save(dest, io, filter::writeTo);
+    }
+    FilterFile file = new FilterFile(FilterKind.GUAVA, keyType, keyType.keyType, filter);
+    FilterFiles.summary(dest, io).println("imported " + in + " (Guava) into " + output + ": " + file.shape());
+    return 0;
+  }
+}
