@@ -127,10 +127,20 @@ public final class BloomCli implements Runnable {
     CliStreams streams = new CliStreams(out, stdout, err, in, stderrTerminal, stdoutTerminal);
     CommandLine cli = new CommandLine(new BloomCli(streams));
     ErrorReporter reporter = new ErrorReporter(err);
+    CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
     cli.setOut(out)
         .setErr(err)
         .setExecutionExceptionHandler(reporter)
-        .setParameterExceptionHandler(reporter);
+        .setParameterExceptionHandler(reporter)
+        // picocli prints a stack trace for anything thrown outside a command, as a failed write of
+        // --help output is: report that like any other failure of standard output.
+        .setExecutionStrategy(parseResult -> {
+          try {
+            return runLast.execute(parseResult);
+          } catch (OutputFailure e) {
+            return reporter.outputFailed(e);
+          }
+        });
     int code;
     try {
       code = cli.execute(args);
