@@ -42,8 +42,15 @@ final class BitTable {
     return new BitTable(new long[wordCount], new LongAdder(), 0);
   }
 
+  /** The count, saturating at Long.MAX_VALUE: a wrapped, negative count would be written and then refused. */
   long count() {
-    return baseCount + adds.sum();
+    return saturatedSum(baseCount, adds.sum());
+  }
+
+  /** a + b for non-negative a and b, or Long.MAX_VALUE where that overflows. */
+  static long saturatedSum(long a, long b) {
+    long sum = a + b;
+    return sum < 0 ? Long.MAX_VALUE : sum;
   }
 
   /** The transition that replaces this table, or null while it is current and open (volatile read). */

@@ -329,7 +329,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
       for (int w = 0; w < merged.length; w++) {
         merged[w] = CounterWords.saturatingAdd(current[w], source.words[w]);
       }
-      table = new CounterTable(merged, table.count() + source.count);
+      table = new CounterTable(merged, BitTable.saturatedSum(table.count(), source.count));
     } finally {
       gate.exitAllExclusive();
     }

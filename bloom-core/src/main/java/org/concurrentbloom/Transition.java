@@ -68,7 +68,8 @@ final class Transition {
 
   static Transition toUnion(BitTable from, long[] otherWords, long otherCount) {
     // The successor shares the add counter, so adds counted on T just before the seal are not lost.
-    BitTable to = new BitTable(new long[from.words.length], from.adds, from.baseCount + otherCount);
+    BitTable to = new BitTable(new long[from.words.length], from.adds,
+        BitTable.saturatedSum(from.baseCount, otherCount));
     return new Transition(from, to, otherWords);
   }
 
