@@ -296,6 +296,66 @@ class SpecReaderTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than " + Long.MAX_VALUE);
   }
 
+  /** A record written from FORMAT.md alone, its CRC included. */
+  private static byte[] specRecord(int type, int keyType, long m, int k, long n, double p, long count, long[] words) {
+    ByteBuffer b = ByteBuffer.allocate(52 + 8 * words.length + 4);
+    b.putInt(0x43424C4D).put((byte) 2).put((byte) type).put((byte) (type == 4 ? 1 : type)).put((byte) keyType);
+    b.putLong(m).putInt(k).putLong(n).putDouble(p).putLong(count).putLong(8L * words.length);
+    for (long w : words) {
+      b.putLong(w);
+    }
+    b.putInt(SpecReader.crc32c(b.array(), 0, b.position()));
+    return b.array();
+  }
+
+  /** A scalable file written from FORMAT.md alone: its header, the given layer records, the CRC. */
+  private static byte[] specScalable(long n0, double p, int s, double r, byte[]... layers) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteBuffer h = ByteBuffer.allocate(48);
+    h.putInt(0x43424C4D).put((byte) 2).put((byte) 5).put((byte) 1).put((byte) 1);
+    h.putLong(n0).putDouble(p).putInt(s).putDouble(r).putLong(0).putInt(layers.length);
+    out.writeBytes(h.array());
+    for (byte[] layer : layers) {
+      out.writeBytes(layer);
+    }
+    byte[] body = out.toByteArray();
+    out.writeBytes(ByteBuffer.allocate(4).putInt(SpecReader.crc32c(body, 0, body.length)).array());
+    return out.toByteArray();
+  }
+
+  /**
+   * FORMAT.md, "When n0·s^i overflows", end to end on a file written from the spec: layer 0 holds
+   * n0 = 2^62 keys and is full, so layer 1 would hold 2^63. The library loads the file and answers
+   * from it, refuses the add that needs layer 1 (the key is not added), and both readers reject a
+   * file that has a layer 1, whatever n it records.
+   */
+  @Test
+  void whenTheNextLayerWouldOverflowNoLayerIsAddedAndNoneCanBeRead() throws Exception {
+    long n0 = 1L << 62;
+    long[] h = SpecReader.murmur3(SpecReader.utf8("present"));
+    long bit = SpecReader.standardProbes(h[0], h[1], 64, 1)[0];
+    byte[] layer0 = specRecord(1, 1, 64, 1, n0, 0.5 * (1 - 0.5), n0, new long[] {1L << bit});
+    byte[] file = specScalable(n0, 0.5, 2, 0.5, layer0);
+    assertThat(specAccepts(file)).isTrue();
+    ScalableBloomFilter<CharSequence> f = ScalableBloomFilter.readFrom(new ByteArrayInputStream(file),
+        Funnels.stringFunnel());
+    assertThat(f.mightContain("present")).isTrue();
+    assertThat(f.add("present")).isFalse(); // already there: needs no slot
+    String fresh = "absent";
+    assertThat(((SpecReader.Scalable) SpecReader.readFile(file)).mightContain(SpecReader.utf8(fresh))).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> f.add(fresh))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("more than " + Long.MAX_VALUE)
+        .hasMessageContaining("the item was not added");
+    assertThat(f.mightContain(fresh)).isFalse();
+    assertThat(bytes(f)).isEqualTo(file);
+    for (long n1 : new long[] {Long.MAX_VALUE, Long.MIN_VALUE, n0 * 2, -1, n0}) {
+      byte[] layer1 = specRecord(1, 1, 64, 1, n1, 0.5 * (1 - 0.5) * 0.5, 0, new long[1]);
+      byte[] two = specScalable(n0, 0.5, 2, 0.5, layer0, layer1);
+      assertThat(specAccepts(two)).as("n1 = %d", n1).isFalse();
+      assertThat(libraryAccepts(two)).as("n1 = %d", n1).isFalse();
+    }
+  }
+
   /** FORMAT.md: layer rates are repeated products, which pow does not reproduce from layer 4 on. */
   @Test
   void layerRatesAreRepeatedProducts() throws Exception {
