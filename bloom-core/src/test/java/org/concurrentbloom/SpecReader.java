@@ -1,0 +1,477 @@
+package org.concurrentbloom;
+
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A reader of concurrent-bloom files written from docs/FORMAT.md and docs/HASHING.md alone, as someone
+ * porting the format to another language would write it. It uses nothing from the library (only the
+ * JDK), not even its CRC: everything here follows the documents' text, so that {@link SpecReaderTest}
+ * comparing it with the library tests the documents as much as the code.
+ *
+ * <p>Where the documents give a formula in unbounded integers (the fast-range reduction), this reader
+ * computes it with {@link BigInteger}, literally.
+ */
+final class SpecReader {
+  private SpecReader() {}
+
+  /** A file the documents say a reader must refuse. */
+  static final class Rejected extends Exception {
+    Rejected(String why) {
+      super(why);
+    }
+  }
+
+  // ------------------------------------------------------------------ HASHING.md section 1: bytes
+
+  /** UTF-8 of a string, code point by code point; an unpaired surrogate becomes the byte 0x3F ('?'). */
+  static byte[] utf8(CharSequence s) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (int i = 0; i < s.length(); i++) {
+      int c = s.charAt(i);
+      if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.length() && s.charAt(i + 1) >= 0xDC00 && s.charAt(i + 1) <= 0xDFFF) {
+        c = 0x10000 + ((c - 0xD800) << 10) + (s.charAt(++i) - 0xDC00);
+      } else if (c >= 0xD800 && c <= 0xDFFF) {
+        c = '?';
+      }
+      if (c < 0x80) {
+        out.write(c);
+      } else if (c < 0x800) {
+        out.write(0xC0 | c >> 6);
+        out.write(0x80 | c & 0x3F);
+      } else if (c < 0x10000) {
+        out.write(0xE0 | c >> 12);
+        out.write(0x80 | c >> 6 & 0x3F);
+        out.write(0x80 | c & 0x3F);
+      } else {
+        out.write(0xF0 | c >> 18);
+        out.write(0x80 | c >> 12 & 0x3F);
+        out.write(0x80 | c >> 6 & 0x3F);
+        out.write(0x80 | c & 0x3F);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  /** A 64-bit integer key: 8 bytes, least significant first. */
+  static byte[] longBytes(long v) {
+    byte[] b = new byte[8];
+    for (int i = 0; i < 8; i++) {
+      b[i] = (byte) (v >>> (8 * i));
+    }
+    return b;
+  }
+
+  /** A 32-bit integer key: 4 bytes, least significant first. */
+  static byte[] intBytes(int v) {
+    byte[] b = new byte[4];
+    for (int i = 0; i < 4; i++) {
+      b[i] = (byte) (v >>> (8 * i));
+    }
+    return b;
+  }
+
+  // ------------------------------------------------------------------ HASHING.md section 2: hash
+
+  private static final long C1 = 0x87c37b91114253d5L;
+  private static final long C2 = 0x4cf5ad432745937fL;
+
+  /** MurmurHash3_x64_128 with seed 0, transcribed from the reference C code: {h1, h2}. */
+  static long[] murmur3(byte[] data) {
+    int len = data.length;
+    int nblocks = len / 16;
+    long h1 = 0;
+    long h2 = 0;
+    for (int i = 0; i < nblocks; i++) {
+      long k1 = littleEndian(data, 16 * i, 8);
+      long k2 = littleEndian(data, 16 * i + 8, 8);
+      k1 *= C1;
+      k1 = Long.rotateLeft(k1, 31);
+      k1 *= C2;
+      h1 ^= k1;
+      h1 = Long.rotateLeft(h1, 27);
+      h1 += h2;
+      h1 = h1 * 5 + 0x52dce729;
+      k2 *= C2;
+      k2 = Long.rotateLeft(k2, 33);
+      k2 *= C1;
+      h2 ^= k2;
+      h2 = Long.rotateLeft(h2, 31);
+      h2 += h1;
+      h2 = h2 * 5 + 0x38495ab5;
+    }
+    int tail = 16 * nblocks;
+    int rest = len & 15;
+    long k1 = 0;
+    long k2 = 0;
+    for (int i = rest - 1; i >= 8; i--) { // the reference's switch, cases 15 down to 9
+      k2 ^= (long) (data[tail + i] & 0xFF) << (8 * (i - 8));
+    }
+    if (rest > 8) {
+      k2 *= C2;
+      k2 = Long.rotateLeft(k2, 33);
+      k2 *= C1;
+      h2 ^= k2;
+    }
+    for (int i = Math.min(rest, 8) - 1; i >= 0; i--) { // cases 8 down to 1
+      k1 ^= (long) (data[tail + i] & 0xFF) << (8 * i);
+    }
+    if (rest > 0) {
+      k1 *= C1;
+      k1 = Long.rotateLeft(k1, 31);
+      k1 *= C2;
+      h1 ^= k1;
+    }
+    h1 ^= len;
+    h2 ^= len;
+    h1 += h2;
+    h2 += h1;
+    h1 = fmix64(h1);
+    h2 = fmix64(h2);
+    h1 += h2;
+    h2 += h1;
+    return new long[] {h1, h2};
+  }
+
+  private static long fmix64(long k) {
+    k ^= k >>> 33;
+    k *= 0xff51afd7ed558ccdL;
+    k ^= k >>> 33;
+    k *= 0xc4ceb9fe1a85ec53L;
+    k ^= k >>> 33;
+    return k;
+  }
+
+  private static long littleEndian(byte[] b, int off, int n) {
+    long v = 0;
+    for (int i = n - 1; i >= 0; i--) {
+      v = v << 8 | (b[off + i] & 0xFF);
+    }
+    return v;
+  }
+
+  // ------------------------------------------------------------------ HASHING.md section 3: probes
+
+  private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
+
+  static BigInteger unsigned(long v) {
+    return new BigInteger(Long.toUnsignedString(v));
+  }
+
+  /** floor(h * r / 2^64), h read as unsigned. */
+  static long fastRange(long h, long r) {
+    return unsigned(h).multiply(BigInteger.valueOf(r)).divide(TWO_64).longValueExact();
+  }
+
+  /** Strategy 1 (types 1 and 4): the k positions, in probe order. */
+  static long[] standardProbes(long h1, long h2, long m, int k) {
+    long[] out = new long[k];
+    BigInteger bm = BigInteger.valueOf(m);
+    BigInteger x = BigInteger.valueOf(fastRange(h1, m));
+    BigInteger y = BigInteger.valueOf(fastRange(h2, m));
+    for (int i = 1; i <= k; i++) {
+      out[i - 1] = x.longValueExact();
+      x = x.add(y).mod(bm);
+      y = y.add(BigInteger.valueOf(i)).mod(bm);
+    }
+    return out;
+  }
+
+  static final long BLOCK_REMIX = 0x9E3779B97F4A7C15L;
+
+  /** Strategy 2: the block, B = m / 512 blocks. */
+  static long blockOf(long h1, long m) {
+    return fastRange(h1, m / 512);
+  }
+
+  /** Strategy 2: the k positions inside the block, 0..511: the top 9 bits of h2 * C^i mod 2^64. */
+  static int[] inBlock(long h2, int k) {
+    int[] out = new int[k];
+    BigInteger h = unsigned(h2);
+    BigInteger c = unsigned(BLOCK_REMIX);
+    for (int i = 0; i < k; i++) {
+      out[i] = h.shiftRight(55).intValueExact();
+      h = h.multiply(c).mod(TWO_64);
+    }
+    return out;
+  }
+
+  /** Strategy 2: the global bit indices, 512 * block + position. */
+  static long[] blockedProbes(long h1, long h2, long m, int k) {
+    long block = blockOf(h1, m);
+    int[] pos = inBlock(h2, k);
+    long[] out = new long[k];
+    for (int i = 0; i < k; i++) {
+      out[i] = 512 * block + pos[i];
+    }
+    return out;
+  }
+
+  /** Strategy 3: probe i (0-based) is ((h1 + i * h2) mod 2^64, top bit cleared) mod m. */
+  static long[] guavaProbes(long h1, long h2, long m, int k) {
+    long[] out = new long[k];
+    BigInteger mask = BigInteger.ONE.shiftLeft(63).subtract(BigInteger.ONE);
+    for (int i = 0; i < k; i++) {
+      BigInteger combined = unsigned(h1).add(BigInteger.valueOf(i).multiply(unsigned(h2))).mod(TWO_64);
+      out[i] = combined.and(mask).mod(BigInteger.valueOf(m)).longValueExact();
+    }
+    return out;
+  }
+
+  /** The positions for a record's type. */
+  static long[] probes(int type, long[] h, long m, int k) {
+    switch (type) {
+      case 1:
+      case 4:
+        return standardProbes(h[0], h[1], m, k);
+      case 2:
+        return blockedProbes(h[0], h[1], m, k);
+      case 3:
+        return guavaProbes(h[0], h[1], m, k);
+      default:
+        throw new IllegalArgumentException("type " + type);
+    }
+  }
+
+  // ------------------------------------------------------------------ FORMAT.md: CRC-32C
+
+  /** CRC-32C (Castagnoli): reflected polynomial 0x82F63B78, initial value and final xor 0xFFFFFFFF. */
+  static int crc32c(byte[] b, int off, int len) {
+    int crc = 0xFFFFFFFF;
+    for (int i = off; i < off + len; i++) {
+      crc ^= b[i] & 0xFF;
+      for (int j = 0; j < 8; j++) {
+        crc = (crc & 1) != 0 ? (crc >>> 1) ^ 0x82F63B78 : crc >>> 1;
+      }
+    }
+    return ~crc;
+  }
+
+  // ------------------------------------------------------------------ FORMAT.md: records
+
+  static final long MAX_WORDS = (1L << 31) - 9;
+
+  /** One filter record (types 1 to 4), parsed and checked. */
+  record Record(int version, int type, int strategy, int keyType, long m, int k, long n, double p, long count,
+      long[] payload, int length) {
+    /** Bit i (types 1 to 3) or whether counter i is non-zero (type 4). */
+    boolean isSet(long i) {
+      if (type == 4) {
+        return counter(i) != 0;
+      }
+      return (payload[(int) (i / 64)] >>> (i % 64) & 1) != 0;
+    }
+
+    int counter(long i) {
+      return (int) (payload[(int) (i / 16)] >>> (4 * (i % 16))) & 15;
+    }
+
+    /** "Might contain": every probe position set (non-zero). */
+    boolean mightContain(byte[] key) {
+      for (long x : probes(type, murmur3(key), m, k)) {
+        if (!isSet(x)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /** A scalable file (type 5). */
+  record Scalable(int version, int strategy, int keyType, long n0, double p, int s, double r, long cap,
+      List<Record> layers, int length) {
+    /** A scalable filter answers "maybe" iff some layer does. */
+    boolean mightContain(byte[] key) {
+      for (Record layer : layers) {
+        if (layer.mightContain(key)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** Reads a whole file: exactly one record of any type, and nothing after it. */
+  static Object readFile(byte[] file) throws Rejected {
+    if (file.length < 4 || file[0] != 'C' || file[1] != 'B' || file[2] != 'L' || file[3] != 'M') {
+      throw new Rejected("not a concurrent-bloom filter");
+    }
+    if (file.length < 6) {
+      throw new Rejected("truncated");
+    }
+    int length;
+    Object result;
+    if ((file[5] & 0xFF) == 5) {
+      Scalable s = readScalable(file);
+      length = s.length();
+      result = s;
+    } else {
+      Record r = readRecord(file, 0, 0);
+      length = r.length();
+      result = r;
+    }
+    if (length != file.length) {
+      throw new Rejected("bytes after the record");
+    }
+    return result;
+  }
+
+  /**
+   * Reads the record at {@code off}. {@code layerOf} is 0 for a file of its own, else the version of the
+   * scalable file it is a layer of.
+   */
+  static Record readRecord(byte[] f, int off, int layerOf) throws Rejected {
+    if (f.length - off < 52) {
+      throw new Rejected("truncated header");
+    }
+    ByteBuffer b = ByteBuffer.wrap(f, off, 52).slice();
+    if (b.getInt(0) != 0x43424C4D) {
+      throw new Rejected("magic");
+    }
+    int version = b.get(4) & 0xFF;
+    int type = b.get(5) & 0xFF;
+    int strategy = b.get(6) & 0xFF;
+    int keyType = b.get(7) & 0xFF;
+    long m = b.getLong(8);
+    int k = b.getInt(16);
+    long n = b.getLong(20);
+    double p = b.getDouble(28);
+    long count = b.getLong(36);
+    long payloadBytes = b.getLong(44);
+    if (version != 1 && version != 2) {
+      throw new Rejected("version");
+    }
+    if (type < 1 || type > 4) {
+      throw new Rejected("type");
+    }
+    if (strategy != (type == 4 ? 1 : type)) {
+      throw new Rejected("strategy");
+    }
+    if (version == 1 ? keyType != 0 : keyType > 4) {
+      throw new Rejected("byte 7");
+    }
+    long maxM = type == 4 ? 16 * MAX_WORDS : 64 * MAX_WORDS;
+    if (m < 1 || m > maxM) {
+      throw new Rejected("m");
+    }
+    if (k < 1 || k > (type == 3 ? 255 : 2048)) {
+      throw new Rejected("k");
+    }
+    if (n < 1) {
+      throw new Rejected("n");
+    }
+    if (!(p > 0 && p < 1)) {
+      throw new Rejected("p");
+    }
+    if (count < 0) {
+      throw new Rejected("count");
+    }
+    long words = type == 4 ? (m + 15) / 16 : (m + 63) / 64;
+    if (payloadBytes != 8 * words) {
+      throw new Rejected("L");
+    }
+    if (type == 2 && m % 512 != 0) {
+      throw new Rejected("blocked m");
+    }
+    if (type == 3 && m % 64 != 0) {
+      throw new Rejected("guava m");
+    }
+    if (layerOf != 0 && version != layerOf) {
+      throw new Rejected("layer version");
+    }
+    long total = 52 + payloadBytes + 4;
+    if (f.length - off < total) {
+      throw new Rejected("truncated payload");
+    }
+    ByteBuffer body = ByteBuffer.wrap(f, off, (int) total).slice();
+    long[] payload = new long[(int) words];
+    for (int w = 0; w < words; w++) {
+      payload[w] = body.getLong(52 + 8 * w);
+    }
+    if (body.getInt((int) total - 4) != crc32c(f, off, (int) total - 4)) {
+      throw new Rejected("CRC");
+    }
+    long unused = type == 4 ? 16 * words - m : 64 * words - m; // cells past m in the last word
+    int cellBits = type == 4 ? 4 : 1;
+    if (unused > 0 && payload[(int) words - 1] >>> (64 - unused * cellBits) != 0) {
+      throw new Rejected("past m");
+    }
+    return new Record(version, type, strategy, keyType, m, k, n, p, count, payload, (int) total);
+  }
+
+  /** Reads a scalable file starting at byte 0 (it never has bytes before it). */
+  static Scalable readScalable(byte[] f) throws Rejected {
+    if (f.length < 48) {
+      throw new Rejected("truncated header");
+    }
+    ByteBuffer b = ByteBuffer.wrap(f, 0, 48);
+    int version = f[4] & 0xFF;
+    int strategy = f[6] & 0xFF;
+    int keyType = f[7] & 0xFF;
+    long n0 = b.getLong(8);
+    double p = b.getDouble(16);
+    int s = b.getInt(24);
+    double r = b.getDouble(28);
+    long cap = b.getLong(36);
+    int layerCount = b.getInt(44);
+    if (version != 1 && version != 2) {
+      throw new Rejected("version");
+    }
+    if (strategy != 1 && strategy != 2) {
+      throw new Rejected("strategy");
+    }
+    if (version == 1 ? keyType != 0 : keyType > 4) {
+      throw new Rejected("byte 7");
+    }
+    if (n0 < 1 || !(p > 0 && p < 1) || s < 2 || s > 1024 || !(r > 0 && r < 1) || cap < 0
+        || cap == Long.MAX_VALUE) {
+      throw new Rejected("growth parameters");
+    }
+    if (layerCount < 1 || layerCount > 64) {
+      throw new Rejected("layer count L");
+    }
+    List<Record> layers = new ArrayList<>();
+    int off = 48;
+    long capacity = n0;
+    boolean overflowed = false;
+    double rate = p * (1 - r);
+    BigInteger bits = BigInteger.ZERO;
+    for (int i = 0; i < layerCount; i++) {
+      Record layer = readRecord(f, off, version);
+      if (layer.keyType() != keyType) {
+        throw new Rejected("layer key type");
+      }
+      if (layer.type() != strategy) {
+        throw new Rejected("layer type");
+      }
+      if (overflowed || layer.n() != capacity) {
+        throw new Rejected("layer n");
+      }
+      if (Double.doubleToRawLongBits(layer.p()) != Double.doubleToRawLongBits(rate)) {
+        throw new Rejected("layer p");
+      }
+      if (layer.count() > layer.n()) {
+        throw new Rejected("layer count above n");
+      }
+      layers.add(layer);
+      bits = bits.add(BigInteger.valueOf(layer.m()));
+      off += layer.length();
+      BigInteger next = BigInteger.valueOf(capacity).multiply(BigInteger.valueOf(s));
+      overflowed = next.bitLength() > 63;
+      capacity = next.longValue();
+      rate *= r;
+    }
+    if (cap != 0 && bits.compareTo(BigInteger.valueOf(cap)) > 0) {
+      throw new Rejected("cap");
+    }
+    if (f.length - off < 4) {
+      throw new Rejected("truncated trailer");
+    }
+    if (ByteBuffer.wrap(f).getInt(off) != crc32c(f, 0, off)) {
+      throw new Rejected("CRC");
+    }
+    return new Scalable(version, strategy, keyType, n0, p, s, r, cap, List.copyOf(layers), off + 4);
+  }
+}

@@ -1,0 +1,913 @@
+package org.concurrentbloom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/FORMAT.md and docs/HASHING.md are a specification: {@link SpecReader}, written from them alone,
+ * must agree with the library on every probe, every golden file and every rejection. The worked
+ * examples of the documents are hard-coded here, so a change to either the documents' numbers or the
+ * library's behaviour fails this test. Fixed seeds throughout.
+ */
+class SpecReaderTest {
+  private static final HexFormat HEX = HexFormat.of();
+
+  // ------------------------------------------------------------------ keys
+
+  /** A key of one of the built-in key types, with the bytes the documents say it hashes as. */
+  record Key(Object value, byte[] bytes) {}
+
+  /** Key types 1 (UTF-8 string), 2 (long), 3 (int), 4 (bytes). */
+  private static Key randomKey(SplittableRandom rnd, int keyType) {
+    switch (keyType) {
+      case 1: {
+        String s = randomString(rnd);
+        return new Key(s, SpecReader.utf8(s));
+      }
+      case 2: {
+        long v = rnd.nextLong();
+        return new Key(v, SpecReader.longBytes(v));
+      }
+      case 3: {
+        int v = rnd.nextInt();
+        return new Key(v, SpecReader.intBytes(v));
+      }
+      default: {
+        byte[] b = new byte[rnd.nextInt(40)];
+        for (int i = 0; i < b.length; i++) {
+          b[i] = (byte) rnd.nextInt(256);
+        }
+        return new Key(b, b.clone());
+      }
+    }
+  }
+
+  /** Strings of 0 to 39 UTF-16 units: ASCII, 2- and 3-byte chars, pairs, and unpaired surrogates. */
+  static String randomString(SplittableRandom rnd) {
+    StringBuilder sb = new StringBuilder();
+    int n = rnd.nextInt(40);
+    for (int i = 0; i < n; i++) {
+      int kind = rnd.nextInt(10);
+      if (kind < 5) {
+        sb.append((char) (0x20 + rnd.nextInt(0x5F)));
+      } else if (kind == 5) {
+        sb.append((char) (0x80 + rnd.nextInt(0x780)));
+      } else if (kind == 6) {
+        sb.append((char) (0x800 + rnd.nextInt(0xD000)));
+      } else if (kind == 7) {
+        sb.appendCodePoint(0x10000 + rnd.nextInt(0x100000));
+      } else if (kind == 8) {
+        sb.append((char) (0xD800 + rnd.nextInt(0x800))); // a lone surrogate, high or low
+      } else {
+        sb.append((char) (0xE000 + rnd.nextInt(0x2000)));
+      }
+    }
+    return sb.toString();
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static Funnel<Object> funnelOf(int keyType) {
+    switch (keyType) {
+      case 1:
+        return (Funnel) Funnels.stringFunnel();
+      case 2:
+        return (Funnel) Funnels.longFunnel();
+      case 3:
+        return (Funnel) Funnels.integerFunnel();
+      default:
+        return (Funnel) Funnels.byteArrayFunnel();
+    }
+  }
+
+  static byte[] bytes(MembershipFilter<?> f) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    return out.toByteArray();
+  }
+
+  // ------------------------------------------------------------------ 1. probes: spec vs library
+
+  /** The keys compared per layout: each query is a full probe sequence of k positions. */
+  private static final int QUERIES_PER_LAYOUT = 300_000;
+
+  private record Shape(long m, int k) {}
+
+  @Test
+  void standardLayoutAgreesOnEveryProbe() throws Exception {
+    List<Shape> shapes = List.of(new Shape(1, 1), new Shape(7, 3), new Shape(1000, 7), new Shape(4099, 2),
+        new Shape(100_003, 10), new Shape(64 * 4801, 13), new Shape(3_000_017, 5), new Shape(64, 2048));
+    assertThat(compareLayout(shapes, sh -> new StandardLayout(sh.m(), sh.k()), 0x5EED01L)).isZero();
+  }
+
+  @Test
+  void blockedLayoutAgreesOnEveryProbe() throws Exception {
+    List<Shape> shapes = List.of(new Shape(512, 1), new Shape(512, 8), new Shape(512 * 3, 6), new Shape(512 * 1000, 7),
+        new Shape(512 * 4097, 9), new Shape(512 * 30_011, 4), new Shape(512 * 7, 64), new Shape(512 * 11, 300));
+    assertThat(compareLayout(shapes, sh -> new BlockedLayout(sh.m(), sh.k()), 0x5EED02L)).isZero();
+  }
+
+  @Test
+  void guavaLayoutAgreesOnEveryProbe() throws Exception {
+    List<Shape> shapes = List.of(new Shape(64, 1), new Shape(64, 5), new Shape(960, 7), new Shape(64 * 1001, 3),
+        new Shape(64 * 100_003, 10), new Shape(64 * 7, 255), new Shape(64 * 12_345, 13));
+    assertThat(compareLayout(shapes, sh -> new GuavaLayout(sh.m(), sh.k()), 0x5EED03L)).isZero();
+  }
+
+  /**
+   * For each shape: adds keys to a library filter, writes it, and checks that (1) the spec reader
+   * parses the file, (2) the payload is exactly the bits the spec's probes of those keys set, and (3)
+   * spec and library give the same answer for fresh and added keys. Returns the disagreements.
+   */
+  private static long compareLayout(List<Shape> shapes, java.util.function.Function<Shape, Layout> layoutOf,
+      long seed) throws Exception {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int perShape = QUERIES_PER_LAYOUT / shapes.size() + 1;
+    long queries = 0;
+    long disagreements = 0;
+    for (int s = 0; s < shapes.size(); s++) {
+      Shape sh = shapes.get(s);
+      Layout layout = layoutOf.apply(sh);
+      int keyType = 1 + s % 4;
+      BloomFilter<Object> lib = BloomFilter.withLayout(funnelOf(keyType), layout);
+      long[] expected = new long[(int) ((sh.m() + 63) / 64)];
+      int adds = (int) Math.min(20_000, Math.max(1, sh.m() * 0.7 / sh.k()));
+      List<Key> added = new ArrayList<>();
+      for (int i = 0; i < adds; i++) {
+        Key key = randomKey(rnd, keyType);
+        added.add(key);
+        lib.add(key.value());
+        for (long x : SpecReader.probes(layout.type(), SpecReader.murmur3(key.bytes()), sh.m(), sh.k())) {
+          expected[(int) (x / 64)] |= 1L << (x % 64);
+        }
+      }
+      SpecReader.Record r = (SpecReader.Record) SpecReader.readFile(bytes(lib));
+      assertThat(r.type()).isEqualTo(layout.type());
+      assertThat(r.keyType()).isEqualTo(keyType);
+      assertThat(r.m()).isEqualTo(sh.m());
+      assertThat(r.count()).isEqualTo(lib.count());
+      assertThat(r.payload()).as("payload of %s", layout.shape()).isEqualTo(expected);
+      for (int i = 0; i < perShape; i++) {
+        Key key = i % 4 == 0 ? added.get(rnd.nextInt(added.size())) : randomKey(rnd, keyType);
+        queries++;
+        if (r.mightContain(key.bytes()) != lib.mightContain(key.value())) {
+          disagreements++;
+        }
+      }
+    }
+    assertThat(queries).isGreaterThanOrEqualTo(QUERIES_PER_LAYOUT);
+    return disagreements;
+  }
+
+  /**
+   * m past 2^32 (and past 2^35, the largest counting filter): the spec's probe positions equal the
+   * positions the library's own counter grouping (CounterProbes, the standard probe loop) and its
+   * reductions compute, without allocating such a filter.
+   */
+  @Test
+  void probeMathIsExactPastTwoToThe32() {
+    SplittableRandom rnd = new SplittableRandom(0x5EED04L);
+    long[] ms = {(1L << 32) + 1, (1L << 33) + 12_345, 16 * SpecReader.MAX_WORDS, 64 * SpecReader.MAX_WORDS - 1};
+    long compared = 0;
+    for (long m : ms) {
+      for (int i = 0; i < 20_000; i++) {
+        String s = randomString(rnd);
+        int k = 1 + rnd.nextInt(20);
+        long[] h = SpecReader.murmur3(SpecReader.utf8(s));
+        long[] spec = SpecReader.standardProbes(h[0], h[1], m, k);
+        // The library's standard probe loop, as StandardLayout and CountingBloomFilter run it.
+        long x = Probes.reduce(h[0], m);
+        long y = Probes.reduce(h[1], m);
+        for (int j = 1; j <= k; j++) {
+          assertThat(x).isEqualTo(spec[j - 1]);
+          if (j < k) {
+            x = Probes.nextIndex(x, y, m);
+            y = Probes.nextStep(y, j, m);
+          }
+        }
+        if (m <= CounterWords.MAX_COUNTERS) {
+          CounterProbes p = CounterProbes.hashed(s, Funnels.stringFunnel()).group(m, k);
+          TreeSet<String> lib = new TreeSet<>();
+          for (int w = 0; w < p.size; w++) {
+            for (int nibble = 0; nibble < 16; nibble++) {
+              if ((p.masks[w] >>> (4 * nibble) & 1) != 0) {
+                lib.add(Long.toString(16L * p.words[w] + nibble));
+              }
+            }
+          }
+          TreeSet<String> mine = new TreeSet<>();
+          for (long v : spec) {
+            mine.add(Long.toString(v));
+          }
+          assertThat(lib).isEqualTo(mine);
+        }
+        // The blocked layout's block choice for as many blocks.
+        assertThat(Probes.reduce(h[0], m / 512)).isEqualTo(SpecReader.blockOf(h[0], m));
+        compared++;
+      }
+    }
+    assertThat(compared).isEqualTo(80_000);
+  }
+
+  // ------------------------------------------------------------------ 2. counting filters
+
+  /** Counters are the standard probes; a counter probed twice by one key goes up by one; 15 sticks. */
+  @Test
+  void countingFilterCountersFollowTheSpec() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(0x5EED05L);
+    for (long m : new long[] {37, 1000, 64 * 301}) {
+      for (int k : new int[] {3, 8}) {
+        CountingBloomFilter<Object> lib = CountingBloomFilter.withShape(funnelOf(1), m, k);
+        int[] expected = new int[(int) m];
+        int adds = (int) (m * 1.5 / k); // overfilled, so that some counters reach 15
+        List<Key> added = new ArrayList<>();
+        for (int i = 0; i < adds; i++) {
+          Key key = randomKey(rnd, 1);
+          added.add(key);
+          lib.add(key.value());
+          long[] h = SpecReader.murmur3(key.bytes());
+          for (long x : Arrays.stream(SpecReader.standardProbes(h[0], h[1], m, k)).distinct().toArray()) {
+            expected[(int) x] = Math.min(15, expected[(int) x] + 1);
+          }
+        }
+        SpecReader.Record r = (SpecReader.Record) SpecReader.readFile(bytes(lib));
+        assertThat(r.type()).isEqualTo(4);
+        for (int i = 0; i < m; i++) {
+          assertThat(r.counter(i)).as("counter %d of m=%d, k=%d", i, m, k).isEqualTo(expected[i]);
+        }
+        for (int i = 0; i < 5000; i++) {
+          Key key = i % 2 == 0 ? added.get(rnd.nextInt(added.size())) : randomKey(rnd, 1);
+          assertThat(r.mightContain(key.bytes())).isEqualTo(lib.mightContain(key.value()));
+        }
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ 3. scalable filters
+
+  @Test
+  void scalableFilterAnswersAsAnyLayer() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(0x5EED06L);
+    for (boolean blocked : new boolean[] {false, true}) {
+      ScalableBloomFilter.Builder<Object> b = ScalableBloomFilter.builder(funnelOf(1)).initialCapacity(50).fpp(0.05);
+      ScalableBloomFilter<Object> lib = (blocked ? b.blocked() : b).build();
+      List<Key> added = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        Key key = randomKey(rnd, 1);
+        added.add(key);
+        lib.add(key.value());
+      }
+      SpecReader.Scalable s = (SpecReader.Scalable) SpecReader.readFile(bytes(lib));
+      assertThat(s.layers()).hasSize(lib.layerStats().size()).hasSizeGreaterThan(3);
+      assertThat(s.strategy()).isEqualTo(blocked ? 2 : 1);
+      long count = 0;
+      for (SpecReader.Record layer : s.layers()) {
+        count += layer.count();
+      }
+      assertThat(count).isEqualTo(lib.count());
+      for (int i = 0; i < 20_000; i++) {
+        Key key = i % 4 == 0 ? added.get(rnd.nextInt(added.size())) : randomKey(rnd, 1);
+        assertThat(s.mightContain(key.bytes())).isEqualTo(lib.mightContain(key.value()));
+      }
+      for (Key key : added) {
+        assertThat(s.mightContain(key.bytes())).isTrue();
+      }
+    }
+  }
+
+  /** No layer can exist once n0·s^i passes 2^63 − 1: the writer refuses to grow, the reader rejects. */
+  @Test
+  void aLayerWhoseCapacityWouldOverflowCannotExist() {
+    LayerPlan plan = new LayerPlan(1L << 60, 0.5, 16, 0.5, false, LayerPlan.NO_CAP, null);
+    assertThat(plan.capacity(0)).isEqualTo(1L << 60);
+    assertThat(plan.capacity(1)).isEqualTo(-1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> plan.layout(1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than " + Long.MAX_VALUE);
+  }
+
+  /** A record written from FORMAT.md alone, its CRC included. */
+  private static byte[] specRecord(int type, int keyType, long m, int k, long n, double p, long count, long[] words) {
+    ByteBuffer b = ByteBuffer.allocate(52 + 8 * words.length + 4);
+    b.putInt(0x43424C4D).put((byte) 2).put((byte) type).put((byte) (type == 4 ? 1 : type)).put((byte) keyType);
+    b.putLong(m).putInt(k).putLong(n).putDouble(p).putLong(count).putLong(8L * words.length);
+    for (long w : words) {
+      b.putLong(w);
+    }
+    b.putInt(SpecReader.crc32c(b.array(), 0, b.position()));
+    return b.array();
+  }
+
+  /** A scalable file written from FORMAT.md alone: its header, the given layer records, the CRC. */
+  private static byte[] specScalable(long n0, double p, int s, double r, byte[]... layers) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteBuffer h = ByteBuffer.allocate(48);
+    h.putInt(0x43424C4D).put((byte) 2).put((byte) 5).put((byte) 1).put((byte) 1);
+    h.putLong(n0).putDouble(p).putInt(s).putDouble(r).putLong(0).putInt(layers.length);
+    out.writeBytes(h.array());
+    for (byte[] layer : layers) {
+      out.writeBytes(layer);
+    }
+    byte[] body = out.toByteArray();
+    out.writeBytes(ByteBuffer.allocate(4).putInt(SpecReader.crc32c(body, 0, body.length)).array());
+    return out.toByteArray();
+  }
+
+  /**
+   * FORMAT.md, "When n0·s^i overflows", end to end on a file written from the spec: layer 0 holds
+   * n0 = 2^62 keys and is full, so layer 1 would hold 2^63. The library loads the file and answers
+   * from it, refuses the add that needs layer 1 (the key is not added), and both readers reject a
+   * file that has a layer 1, whatever n it records.
+   */
+  @Test
+  void whenTheNextLayerWouldOverflowNoLayerIsAddedAndNoneCanBeRead() throws Exception {
+    long n0 = 1L << 62;
+    long[] h = SpecReader.murmur3(SpecReader.utf8("present"));
+    long bit = SpecReader.standardProbes(h[0], h[1], 64, 1)[0];
+    byte[] layer0 = specRecord(1, 1, 64, 1, n0, 0.5 * (1 - 0.5), n0, new long[] {1L << bit});
+    byte[] file = specScalable(n0, 0.5, 2, 0.5, layer0);
+    assertThat(specAccepts(file)).isTrue();
+    ScalableBloomFilter<CharSequence> f = ScalableBloomFilter.readFrom(new ByteArrayInputStream(file),
+        Funnels.stringFunnel());
+    assertThat(f.mightContain("present")).isTrue();
+    assertThat(f.add("present")).isFalse(); // already there: needs no slot
+    String fresh = "absent";
+    assertThat(((SpecReader.Scalable) SpecReader.readFile(file)).mightContain(SpecReader.utf8(fresh))).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> f.add(fresh))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("more than " + Long.MAX_VALUE)
+        .hasMessageContaining("the item was not added");
+    assertThat(f.mightContain(fresh)).isFalse();
+    assertThat(bytes(f)).isEqualTo(file);
+    for (long n1 : new long[] {Long.MAX_VALUE, Long.MIN_VALUE, n0 * 2, -1, n0}) {
+      byte[] layer1 = specRecord(1, 1, 64, 1, n1, 0.5 * (1 - 0.5) * 0.5, 0, new long[1]);
+      byte[] two = specScalable(n0, 0.5, 2, 0.5, layer0, layer1);
+      assertThat(specAccepts(two)).as("n1 = %d", n1).isFalse();
+      assertThat(libraryAccepts(two)).as("n1 = %d", n1).isFalse();
+    }
+  }
+
+  /** FORMAT.md: layer rates are repeated products, which pow does not reproduce from layer 4 on. */
+  @Test
+  void layerRatesAreRepeatedProducts() throws Exception {
+    ScalableBloomFilter<CharSequence> f = ScalableBloomFilter.create(Funnels.stringFunnel(), 2, 0.1);
+    for (int i = 0; i < 40; i++) {
+      f.add("key" + i);
+    }
+    SpecReader.Scalable s = (SpecReader.Scalable) SpecReader.readFile(bytes(f));
+    assertThat(s.layers()).hasSize(5);
+    assertThat(s.layers().get(4).p()).isEqualTo(0.006561).isNotEqualTo(0.1 * (1 - 0.9) * Math.pow(0.9, 4));
+    assertThat(s.layers()).extracting(SpecReader.Record::n).containsExactly(2L, 4L, 8L, 16L, 32L);
+  }
+
+  // ------------------------------------------------------------------ 4. the golden files
+
+  @Test
+  void goldenFilesParseAsDocumented() throws Exception {
+    for (String hex : new String[] {FilterFormatGoldenTest.GOLDEN_HEX, FilterFormatGoldenTest.GOLDEN_V1_HEX}) {
+      SpecReader.Record r = (SpecReader.Record) SpecReader.readFile(HEX.parseHex(hex));
+      assertThat(r.version()).isEqualTo(hex.equals(FilterFormatGoldenTest.GOLDEN_HEX) ? 2 : 1);
+      assertThat(r.keyType()).isEqualTo(r.version() == 2 ? 1 : 0);
+      assertThat(List.of(r.type(), r.strategy(), r.m(), r.k(), r.n(), r.p(), r.count()))
+          .isEqualTo(List.of(1, 1, 64L, 3, 10L, 0.1, 3L));
+      long word = 0;
+      for (String key : new String[] {"alpha", "beta", "gamma"}) {
+        for (long x : SpecReader.probes(1, SpecReader.murmur3(SpecReader.utf8(key)), 64, 3)) {
+          word |= 1L << x;
+        }
+        assertThat(r.mightContain(SpecReader.utf8(key))).isTrue();
+      }
+      assertThat(r.payload()).containsExactly(word);
+      assertThat(word).isEqualTo(0x80b0380800000004L);
+    }
+    for (String hex : new String[] {CountingFormatTest.GOLDEN_HEX, CountingFormatTest.GOLDEN_V1_HEX}) {
+      SpecReader.Record r = (SpecReader.Record) SpecReader.readFile(HEX.parseHex(hex));
+      assertThat(List.of(r.type(), r.m(), r.k(), r.count())).isEqualTo(List.of(4, 64L, 3, 3L));
+      int[] counters = new int[64];
+      for (String key : new String[] {"alpha", "beta", "gamma", "alpha"}) {
+        for (long x : SpecReader.probes(4, SpecReader.murmur3(SpecReader.utf8(key)), 64, 3)) {
+          counters[(int) x]++; // no key of the example probes a counter twice
+        }
+      }
+      for (int i = 0; i < 64; i++) {
+        assertThat(r.counter(i)).isEqualTo(counters[i]);
+      }
+    }
+    for (String hex : new String[] {ScalableFormatTest.GOLDEN_HEX, ScalableFormatTest.GOLDEN_V1_HEX}) {
+      SpecReader.Scalable s = (SpecReader.Scalable) SpecReader.readFile(HEX.parseHex(hex));
+      assertThat(List.of(s.n0(), s.p(), s.s(), s.r(), s.cap())).isEqualTo(List.of(4L, 0.1, 2, 0.9, 0L));
+      assertThat(s.layers()).extracting(SpecReader.Record::n).containsExactly(4L, 8L);
+      assertThat(s.layers()).extracting(SpecReader.Record::count).containsExactly(4L, 1L);
+      for (String key : ScalableFormatTest.ITEMS) {
+        assertThat(s.mightContain(SpecReader.utf8(key))).isTrue();
+      }
+      // apple .. damson are in layer 0, elder in layer 1 (the example's story).
+      assertThat(s.layers().get(1).mightContain(SpecReader.utf8("elder"))).isTrue();
+    }
+  }
+
+  // ------------------------------------------------------------------ 5. rejections: spec vs library
+
+  /** The library's verdict on a whole file: its reader for the type accepts, and no byte follows. */
+  static boolean libraryAccepts(byte[] f) {
+    InputStream in = new ByteArrayInputStream(f);
+    int type = f.length > 5 ? f[5] & 0xFF : 1;
+    int keyType = f.length > 7 ? f[7] & 0xFF : 0;
+    Funnel<Object> custom = (item, sink) -> sink.putString(item.toString());
+    Funnel<Object> funnel = keyType >= 1 && keyType <= 4 ? Funnels.withKeyType(custom, KeyType.ofId(keyType)) : custom;
+    try {
+      if (type == 4) {
+        CountingBloomFilter.readFrom(in, funnel);
+      } else if (type == 5) {
+        ScalableBloomFilter.readFrom(in, funnel);
+      } else {
+        BloomFilter.readFrom(in, funnel);
+      }
+      return in.read() == -1;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  static boolean specAccepts(byte[] f) {
+    return specVerdict(f) == null;
+  }
+
+  /** Null if the spec reader accepts the file, else the rule it refused it by. */
+  static String specVerdict(byte[] f) {
+    try {
+      SpecReader.readFile(f);
+      return null;
+    } catch (SpecReader.Rejected e) {
+      return e.getMessage();
+    }
+  }
+
+  /** Recomputes every record's CRC (each layer's, then the scalable file's) where the lengths allow. */
+  static byte[] fixCrcs(byte[] f) {
+    if (f.length < 52) {
+      return f;
+    }
+    ByteBuffer b = ByteBuffer.wrap(f);
+    if ((f[5] & 0xFF) == 5) {
+      int layers = b.getInt(44);
+      int off = 48;
+      for (int i = 0; i < layers && off + 52 <= f.length; i++) {
+        long len = b.getLong(off + 44);
+        if (len < 0 || off + 52 + len + 4 > f.length) {
+          break;
+        }
+        int end = (int) (off + 52 + len);
+        b.putInt(end, SpecReader.crc32c(f, off, end - off));
+        off = end + 4;
+      }
+    }
+    b.putInt(f.length - 4, SpecReader.crc32c(f, 0, f.length - 4));
+    return f;
+  }
+
+  private static List<byte[]> validFiles() throws IOException {
+    List<byte[]> files = new ArrayList<>();
+    SplittableRandom rnd = new SplittableRandom(0x5EED07L);
+    List<MembershipFilter<Object>> filters = new ArrayList<>();
+    filters.add(BloomFilter.withShape(funnelOf(1), 1000, 5));
+    filters.add(BloomFilter.create(funnelOf(2), 100, 0.01));
+    filters.add(BloomFilter.builder(funnelOf(1)).expectedInsertions(100).fpp(0.01).blocked().build());
+    filters.add(BloomFilter.builder(funnelOf(3)).expectedInsertions(100).fpp(0.01).guavaCompatible().build());
+    filters.add(CountingBloomFilter.create(funnelOf(4), 50, 0.02));
+    filters.add(CountingBloomFilter.withShape(funnelOf(1), 1001, 4));
+    filters.add(ScalableBloomFilter.create(funnelOf(1), 2, 0.1)); // 60 keys: 5 layers, rates past pow's
+    filters.add(ScalableBloomFilter.builder(funnelOf(1)).initialCapacity(8).fpp(0.1).blocked().growthFactor(3)
+        .maxBitSize(1 << 20).build());
+    int[] keyTypes = {1, 2, 1, 3, 4, 1, 1, 1};
+    for (int j = 0; j < filters.size(); j++) {
+      for (int i = 0; i < 60; i++) {
+        filters.get(j).add(randomKey(rnd, keyTypes[j]).value());
+      }
+    }
+    for (MembershipFilter<Object> f : filters) {
+      files.add(bytes(f));
+    }
+    for (String hex : new String[] {FilterFormatGoldenTest.GOLDEN_V1_HEX, CountingFormatTest.GOLDEN_V1_HEX,
+        ScalableFormatTest.GOLDEN_V1_HEX}) {
+      files.add(HEX.parseHex(hex));
+    }
+    return files;
+  }
+
+  /** Offsets and widths of the numeric header fields, for records and for the scalable header. */
+  private static final int[][] RECORD_FIELDS = {{8, 8}, {16, 4}, {20, 8}, {28, 8}, {36, 8}, {44, 8}};
+  private static final int[][] SCALABLE_FIELDS = {{8, 8}, {16, 8}, {24, 4}, {28, 8}, {36, 8}, {44, 4}};
+
+  private static long boundary(SplittableRandom rnd, long original, boolean isDouble) {
+    if (isDouble) {
+      double[] d = {0.0, -0.0, 1.0, Double.NaN, Double.MIN_VALUE, Math.nextDown(1.0), 0.5, Double.POSITIVE_INFINITY,
+          -0.5, Double.longBitsToDouble(original) * 0.9, Math.nextUp(Double.longBitsToDouble(original))};
+      return Double.doubleToRawLongBits(d[rnd.nextInt(d.length)]);
+    }
+    long w = SpecReader.MAX_WORDS;
+    long[] v = {0, 1, -1, 2, 63, 64, 255, 256, 511, 512, 513, 1024, 1025, 2048, 2049, 16 * w, 16 * w + 1, 64 * w,
+        64 * w + 1, Long.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE, original - 1, original + 1, original * 2,
+        original / 2, 1 << 20};
+    return v[rnd.nextInt(v.length)];
+  }
+
+  private static void put(byte[] f, int off, int width, long value) {
+    if (off + width > f.length) {
+      return;
+    }
+    if (width == 8) {
+      ByteBuffer.wrap(f).putLong(off, value);
+    } else {
+      ByteBuffer.wrap(f).putInt(off, (int) value);
+    }
+  }
+
+  private static long get(byte[] f, int off, int width) {
+    return width == 8 ? ByteBuffer.wrap(f).getLong(off) : ByteBuffer.wrap(f).getInt(off);
+  }
+
+  /**
+   * 24,000 mutants of valid files of every type (field boundaries, random header bytes, payload bits,
+   * truncations, appended bytes; CRCs mostly recomputed so that the later rules are reached): the spec
+   * reader refuses exactly the files the library refuses. A rule missing from the documents, or one the
+   * library does not apply, shows up as a disagreement.
+   */
+  @Test
+  void specRejectsExactlyWhatTheLibraryRejects() throws IOException {
+    SplittableRandom rnd = new SplittableRandom(0x5EED08L);
+    List<byte[]> valid = validFiles();
+    int accepted = 0;
+    int mutants = 24_000;
+    List<String> disagreements = new ArrayList<>();
+    java.util.Map<String, Integer> rules = new java.util.TreeMap<>();
+    for (byte[] v : valid) {
+      assertThat(specAccepts(v)).isTrue();
+      assertThat(libraryAccepts(v)).isTrue();
+    }
+    for (int i = 0; i < mutants; i++) {
+      byte[] base = valid.get(rnd.nextInt(valid.size()));
+      byte[] f = base.clone();
+      boolean scalable = (f[5] & 0xFF) == 5;
+      int kind = rnd.nextInt(8);
+      // Where the mutated record starts: the file, or (scalable) its header or one of its layers.
+      int recordStart = 0;
+      if (scalable && rnd.nextBoolean()) {
+        recordStart = 48;
+        int layers = ByteBuffer.wrap(f).getInt(44);
+        for (int skip = rnd.nextInt(layers); skip > 0; skip--) {
+          recordStart += 52 + (int) ByteBuffer.wrap(f).getLong(recordStart + 44) + 4;
+        }
+      }
+      boolean header = scalable && recordStart == 0;
+      switch (kind) {
+        case 0:
+        case 1:
+        case 2: { // a numeric field to a boundary value; sometimes L follows m
+          int[][] fields = header ? SCALABLE_FIELDS : RECORD_FIELDS;
+          int[] field = fields[rnd.nextInt(fields.length)];
+          int off = recordStart + field[0];
+          boolean isDouble = header ? field[0] == 16 || field[0] == 28 : field[0] == 28;
+          put(f, off, field[1], boundary(rnd, get(f, off, field[1]), isDouble));
+          if (!header && field[0] == 8 && rnd.nextBoolean()) {
+            long m = get(f, off, 8);
+            put(f, recordStart + 44, 8, 8 * (f[recordStart + 5] == 4 ? (m + 15) / 16 : (m + 63) / 64));
+          }
+          f = fixCrcs(f);
+          break;
+        }
+        case 3: { // one of bytes 4 to 7 (version, type, strategy, key type / flags)
+          f[recordStart + 4 + rnd.nextInt(4)] = (byte) (rnd.nextInt(4) == 0 ? rnd.nextInt(256) : rnd.nextInt(7));
+          f = rnd.nextInt(5) == 0 ? f : fixCrcs(f);
+          break;
+        }
+        case 4: { // any byte anywhere, CRCs kept or fixed
+          f[rnd.nextInt(f.length)] ^= (byte) (1 << rnd.nextInt(8));
+          f = rnd.nextBoolean() ? f : fixCrcs(f);
+          break;
+        }
+        case 5: { // a bit (a counter) past m in the last payload word of a record
+          if (header) {
+            recordStart = 48;
+          }
+          long len = get(f, recordStart + 44, 8);
+          int lastWord = (int) (recordStart + 52 + len - 8);
+          int bit = rnd.nextInt(64);
+          f[lastWord + 7 - bit / 8] |= (byte) (1 << (bit % 8));
+          f = fixCrcs(f);
+          break;
+        }
+        case 6: // truncated
+          f = Arrays.copyOf(f, rnd.nextInt(f.length));
+          break;
+        default: // bytes after the record
+          f = Arrays.copyOf(f, f.length + 1 + rnd.nextInt(8));
+          if (rnd.nextBoolean()) {
+            System.arraycopy(base, 0, f, base.length, Math.min(base.length, f.length - base.length));
+          }
+          break;
+      }
+      String verdict = specVerdict(f);
+      rules.merge(verdict == null ? "accepted" : verdict, 1, Integer::sum);
+      boolean spec = verdict == null;
+      boolean lib = libraryAccepts(f);
+      if (spec != lib) {
+        disagreements.add("mutant " + i + " (kind " + kind + "): spec " + spec + ", library " + lib + ": "
+            + HEX.formatHex(f, 0, Math.min(f.length, 64)));
+      }
+      if (lib) {
+        accepted++;
+      }
+    }
+    System.out.println("spec reader verdicts on " + mutants + " mutants: " + rules);
+    assertThat(disagreements).isEmpty();
+    // Every rule of FORMAT.md's lists refused at least one mutant, so each was compared with the library.
+    assertThat(rules.keySet()).containsAll(List.of("not a concurrent-bloom filter", "truncated", "truncated header",
+        "magic", "version", "type", "strategy", "byte 7", "m", "k", "n", "p", "count", "L", "blocked m", "guava m",
+        "truncated payload", "CRC", "past m", "bytes after the record", "growth parameters", "layer count L",
+        "layer version", "layer key type", "layer type", "layer n", "layer p", "layer count above n", "cap",
+        "truncated trailer"));
+    assertThat(accepted).as("some mutants stay valid (so acceptance is compared too)").isBetween(100, mutants / 2);
+  }
+
+  /** A version 2 file refuses a funnel of another key type; a version 1 file takes any. */
+  @Test
+  void keyTypeRuleIsAsDocumented() throws IOException {
+    BloomFilter<Long> longs = BloomFilter.create(Funnels.longFunnel(), 100, 0.01);
+    longs.add(42L);
+    byte[] v2 = bytes(longs);
+    assertThat(v2[7]).isEqualTo((byte) 2);
+    for (int other = 0; other <= 4; other++) {
+      Funnel<Object> custom = (item, sink) -> sink.putLong((Long) item);
+      Funnel<Object> f = other == 0 ? custom : Funnels.withKeyType(custom, KeyType.ofId(other));
+      boolean ok;
+      try {
+        BloomFilter.readFrom(new ByteArrayInputStream(v2), f);
+        ok = true;
+      } catch (IOException e) {
+        ok = false;
+      }
+      assertThat(ok).as("key type %d reading a file of key type 2", other).isEqualTo(other == 2);
+    }
+  }
+
+  // ------------------------------------------------------------------ 6. the documents' worked examples
+
+  /** The key of every worked example in HASHING.md. */
+  private static final String EXAMPLE_KEY = "Grüße aus Zürich";
+  private static final String EXAMPLE_BYTES = "4772c3bcc39f6520617573205ac3bc72696368";
+  private static final long EXAMPLE_H1 = 0x5cdfe590879c8925L;
+  private static final long EXAMPLE_H2 = 0xe3edd7b3d09615e6L;
+
+  /** The library's (h1, h2) for an item, through the same hashing path its filters use. */
+  private static <T> long[] libraryHash(T item, Funnel<? super T> funnel) {
+    CounterProbes p = CounterProbes.hashed(item, funnel);
+    return new long[] {p.h1, p.h2};
+  }
+
+  /** The set bits of a filter's words, ascending. */
+  private static List<Long> setBits(long[] words) {
+    List<Long> bits = new ArrayList<>();
+    for (int w = 0; w < words.length; w++) {
+      for (int b = 0; b < 64; b++) {
+        if ((words[w] >>> b & 1) != 0) {
+          bits.add(64L * w + b);
+        }
+      }
+    }
+    return bits;
+  }
+
+  private static List<Long> sorted(long... values) {
+    return Arrays.stream(values).sorted().distinct().boxed().collect(java.util.stream.Collectors.toList());
+  }
+
+  /** HASHING.md section 1: the encoding table. */
+  @Test
+  void stringEncodingExamples() {
+    String mixed = "a\u00e9\u20ac\uD83D\uDE00" + "\uD83Dz\uDE00";
+    assertThat(HEX.formatHex(SpecReader.utf8(mixed))).isEqualTo("61c3a9e282acf09f9880" + "3f7a3f");
+    assertThat(HEX.formatHex(mixed.getBytes(java.nio.charset.StandardCharsets.UTF_8))).isEqualTo("61c3a9e282acf09f98803f7a3f");
+    assertThat(libraryHash(mixed, Funnels.stringFunnel())).containsExactly(SpecReader.murmur3(HEX.parseHex("61c3a9e282acf09f98803f7a3f")));
+    assertThat(HEX.formatHex(SpecReader.utf8(EXAMPLE_KEY))).isEqualTo(EXAMPLE_BYTES);
+    assertThat(EXAMPLE_KEY.length()).isEqualTo(16);
+    assertThat(HEX.formatHex(SpecReader.longBytes(42))).isEqualTo("2a00000000000000");
+    assertThat(HEX.formatHex(SpecReader.intBytes(42))).isEqualTo("2a000000");
+    // The spec's encoder against the library's on random strings, lone surrogates included.
+    SplittableRandom rnd = new SplittableRandom(0x5EED09L);
+    for (int i = 0; i < 20_000; i++) {
+      String s = randomString(rnd);
+      assertThat(libraryHash(s, Funnels.stringFunnel())).containsExactly(SpecReader.murmur3(SpecReader.utf8(s)));
+      assertThat(libraryHash(new StringBuilder(s), Funnels.stringFunnel())).containsExactly(SpecReader.murmur3(SpecReader.utf8(s)));
+    }
+  }
+
+  /** HASHING.md section 2: the test vectors, for the spec's hash and the library's. */
+  @Test
+  void hashTestVectors() {
+    assertThat(SpecReader.murmur3(new byte[0])).containsExactly(0L, 0L);
+    assertThat(libraryHash(new byte[0], Funnels.byteArrayFunnel())).containsExactly(0L, 0L);
+    assertThat(SpecReader.murmur3(HEX.parseHex("616c706861"))).containsExactly(0xffe53dd0983e1695L, 0xd9bb04982603e41eL);
+    assertThat(libraryHash("alpha", Funnels.stringFunnel())).containsExactly(0xffe53dd0983e1695L, 0xd9bb04982603e41eL);
+    assertThat(SpecReader.murmur3(HEX.parseHex(EXAMPLE_BYTES))).containsExactly(EXAMPLE_H1, EXAMPLE_H2);
+    assertThat(libraryHash(EXAMPLE_KEY, Funnels.stringFunnel())).containsExactly(EXAMPLE_H1, EXAMPLE_H2);
+    assertThat(SpecReader.murmur3(HEX.parseHex("2a00000000000000"))).containsExactly(0xb6acc39989d27df8L, 0x24b917fb96f22f80L);
+    assertThat(libraryHash(42L, Funnels.longFunnel())).containsExactly(0xb6acc39989d27df8L, 0x24b917fb96f22f80L);
+    assertThat(SpecReader.murmur3(HEX.parseHex("2a000000"))).containsExactly(0x286f48e61c6e34cfL, 0xe2d23d6a2bbcb816L);
+    assertThat(libraryHash(42, Funnels.integerFunnel())).containsExactly(0x286f48e61c6e34cfL, 0xe2d23d6a2bbcb816L);
+    // Every length 0..100, against the library and against Guava's murmur3_128.
+    SplittableRandom rnd = new SplittableRandom(0x5EED0AL);
+    for (int len = 0; len <= 100; len++) {
+      byte[] b = new byte[len];
+      for (int i = 0; i < len; i++) {
+        b[i] = (byte) rnd.nextInt(256);
+      }
+      assertThat(SpecReader.murmur3(b)).containsExactly(libraryHash(b, Funnels.byteArrayFunnel()));
+      assertThat(SpecReader.murmur3(b)).containsExactly(HashingSinkTest.hashOf(b));
+    }
+    // FORMAT.md: the CRC-32C check value.
+    byte[] digits = "123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    assertThat(SpecReader.crc32c(digits, 0, 9)).isEqualTo(0xe3069283);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(digits);
+    assertThat((int) crc.getValue()).isEqualTo(0xe3069283);
+  }
+
+  /** HASHING.md section 3: the standard layout's table, and the golden file's per-key bits. */
+  @Test
+  void standardWorkedExample() {
+    BloomFilter<CharSequence> f = BloomFilter.create(Funnels.stringFunnel(), 10_000, 0.01);
+    assertThat(f.bitSize()).isEqualTo(95_872);
+    assertThat(f.hashFunctions()).isEqualTo(7);
+    long m = 95_872;
+    assertThat(SpecReader.fastRange(EXAMPLE_H1, m)).isEqualTo(34_781);
+    assertThat(SpecReader.fastRange(EXAMPLE_H2, m)).isEqualTo(85_359);
+    long[] positions = {34_781, 24_268, 13_756, 3_246, 88_611, 78_108, 67_610};
+    long[] steps = {85_359, 85_360, 85_362, 85_365, 85_369, 85_374, 85_380};
+    long[] words = {543, 379, 214, 50, 1_384, 1_220, 1_056};
+    long[] bitsInWord = {29, 12, 60, 46, 35, 28, 26};
+    assertThat(SpecReader.standardProbes(EXAMPLE_H1, EXAMPLE_H2, m, 7)).containsExactly(positions);
+    long x = SpecReader.fastRange(EXAMPLE_H1, m);
+    long y = SpecReader.fastRange(EXAMPLE_H2, m);
+    for (int i = 1; i <= 7; i++) {
+      assertThat(x).isEqualTo(positions[i - 1]);
+      assertThat(y).isEqualTo(steps[i - 1]);
+      assertThat(x / 64).isEqualTo(words[i - 1]);
+      assertThat(x % 64).isEqualTo(bitsInWord[i - 1]);
+      x = (x + y) % m;
+      y = (y + i) % m;
+    }
+    assertThat(f.add(EXAMPLE_KEY)).isTrue();
+    assertThat(setBits(f.currentWords())).isEqualTo(sorted(positions));
+
+    String[] keys = {"alpha", "beta", "gamma"};
+    long[][] golden = {{63, 53, 44}, {45, 55, 2}, {52, 43, 35}};
+    for (int i = 0; i < keys.length; i++) {
+      long[] h = SpecReader.murmur3(SpecReader.utf8(keys[i]));
+      assertThat(SpecReader.standardProbes(h[0], h[1], 64, 3)).containsExactly(golden[i]);
+      BloomFilter<CharSequence> one = BloomFilter.create(Funnels.stringFunnel(), 10, 0.1);
+      one.add(keys[i]);
+      assertThat(setBits(one.currentWords())).isEqualTo(sorted(golden[i]));
+    }
+  }
+
+  /** HASHING.md section 4: the blocked layout's table. */
+  @Test
+  void blockedWorkedExample() {
+    BloomFilter<CharSequence> f =
+        BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10_000).fpp(0.01).blocked().build();
+    assertThat(f.bitSize()).isEqualTo(99_328);
+    assertThat(f.hashFunctions()).isEqualTo(6);
+    assertThat(SpecReader.blockOf(EXAMPLE_H1, 99_328)).isEqualTo(70);
+    long[] g = {0xe3edd7b3d09615e6L, 0xcaac143e3d6733deL, 0x042a2ad726c2c936L, 0x85197e927b0ca96eL,
+        0xb8a69dd2c5e72e06L, 0xe95307247dfdae7eL};
+    int[] positions = {455, 405, 8, 266, 369, 466};
+    long[] global = {36_295, 36_245, 35_848, 36_106, 36_209, 36_306};
+    long[] words = {567, 566, 560, 564, 565, 567};
+    long[] bitsInWord = {7, 21, 8, 10, 49, 18};
+    long h = EXAMPLE_H2;
+    for (int i = 0; i < 6; i++) {
+      assertThat(h).isEqualTo(g[i]);
+      assertThat(h >>> 55).isEqualTo(positions[i]);
+      assertThat(512 * 70 + positions[i]).isEqualTo(global[i]);
+      assertThat(global[i] / 64).isEqualTo(words[i]);
+      assertThat(global[i] % 64).isEqualTo(bitsInWord[i]);
+      h *= SpecReader.BLOCK_REMIX;
+    }
+    assertThat(SpecReader.inBlock(EXAMPLE_H2, 6)).containsExactly(positions);
+    assertThat(SpecReader.blockedProbes(EXAMPLE_H1, EXAMPLE_H2, 99_328, 6)).containsExactly(global);
+    assertThat(f.add(EXAMPLE_KEY)).isTrue();
+    assertThat(setBits(f.currentWords())).isEqualTo(sorted(global));
+  }
+
+  /** HASHING.md section 5: the Guava layout's table; Guava itself sets the same bits. */
+  @Test
+  void guavaWorkedExampleIsWhatGuavaItselfSets() throws IOException {
+    BloomFilter<CharSequence> f =
+        BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10_000).fpp(0.01).guavaCompatible().build();
+    assertThat(f.bitSize()).isEqualTo(95_872);
+    assertThat(f.hashFunctions()).isEqualTo(7);
+    long[] combined = {0x5cdfe590879c8925L, 0x40cdbd4458329f0bL, 0x24bb94f828c8b4f1L, 0x08a96cabf95ecad7L,
+        0xec97445fc9f4e0bdL, 0xd0851c139a8af6a3L, 0xb472f3c76b210c89L};
+    long[] masked = {6_692_319_980_209_080_613L, 4_669_596_489_888_210_699L, 2_646_872_999_567_340_785L,
+        624_149_509_246_470_871L, 7_824_798_055_780_376_765L, 5_802_074_565_459_506_851L,
+        3_779_351_075_138_636_937L};
+    long[] positions = {80_805, 84_875, 88_945, 93_015, 82_365, 86_435, 90_505};
+    long[] words = {1_262, 1_326, 1_389, 1_453, 1_286, 1_350, 1_414};
+    long[] bitsInWord = {37, 11, 49, 23, 61, 35, 9};
+    for (int i = 0; i < 7; i++) {
+      assertThat(EXAMPLE_H1 + i * EXAMPLE_H2).isEqualTo(combined[i]);
+      assertThat(combined[i] & Long.MAX_VALUE).isEqualTo(masked[i]);
+      assertThat(masked[i] % 95_872).isEqualTo(positions[i]);
+      assertThat(positions[i] / 64).isEqualTo(words[i]);
+      assertThat(positions[i] % 64).isEqualTo(bitsInWord[i]);
+    }
+    assertThat(SpecReader.guavaProbes(EXAMPLE_H1, EXAMPLE_H2, 95_872, 7)).containsExactly(positions);
+    assertThat(f.add(EXAMPLE_KEY)).isTrue();
+    assertThat(setBits(f.currentWords())).isEqualTo(sorted(positions));
+
+    com.google.common.hash.BloomFilter<CharSequence> guava = com.google.common.hash.BloomFilter.create(
+        com.google.common.hash.Funnels.stringFunnel(java.nio.charset.StandardCharsets.UTF_8), 10_000, 0.01);
+    guava.put(EXAMPLE_KEY);
+    assertThat(setBits(guavaWords(guava))).isEqualTo(sorted(positions));
+  }
+
+  /** GUAVA.md's byte format, parsed by hand: strategy 1, k, the word count, the words. */
+  private static long[] guavaWords(com.google.common.hash.BloomFilter<?> guava) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    guava.writeTo(out);
+    ByteBuffer b = ByteBuffer.wrap(out.toByteArray());
+    assertThat(b.get()).as("strategy ordinal").isEqualTo((byte) 1);
+    b.get(); // k
+    long[] words = new long[b.getInt()];
+    for (int i = 0; i < words.length; i++) {
+      words[i] = b.getLong();
+    }
+    assertThat(b.hasRemaining()).isFalse();
+    return words;
+  }
+
+  /** Guava's own filters set exactly the spec's strategy 3 bits, for strings with lone surrogates too. */
+  @Test
+  void guavaItselfFollowsTheSpecForRandomStrings() throws IOException {
+    SplittableRandom rnd = new SplittableRandom(0x5EED0BL);
+    for (int[] shape : new int[][] {{1000, 1}, {100_000, 3}, {20, 30}}) {
+      com.google.common.hash.BloomFilter<CharSequence> guava = com.google.common.hash.BloomFilter.create(
+          com.google.common.hash.Funnels.stringFunnel(java.nio.charset.StandardCharsets.UTF_8), shape[0],
+          shape[1] / 100.0);
+      List<String> added = new ArrayList<>();
+      for (int i = 0; i < Math.min(shape[0], 5000); i++) {
+        String s = randomString(rnd);
+        added.add(s);
+        guava.put(s);
+      }
+      long[] words = guavaWords(guava);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      guava.writeTo(out);
+      int k = out.toByteArray()[1] & 0xFF;
+      long m = 64L * words.length;
+      long[] expected = new long[words.length];
+      for (String s : added) {
+        long[] h = SpecReader.murmur3(SpecReader.utf8(s));
+        for (long x : SpecReader.guavaProbes(h[0], h[1], m, k)) {
+          expected[(int) (x / 64)] |= 1L << (x % 64);
+        }
+      }
+      assertThat(words).isEqualTo(expected);
+    }
+  }
+
+  /** HASHING.md section 6: a counter that two probes of one key hit goes up by one. */
+  @Test
+  void countingWorkedExample() throws IOException {
+    CountingBloomFilter<CharSequence> f = CountingBloomFilter.create(Funnels.stringFunnel(), 10, 0.1);
+    assertThat(f.counterCount()).isEqualTo(64);
+    assertThat(f.hashFunctions()).isEqualTo(3);
+    assertThat(libraryHash("key45", Funnels.stringFunnel())).containsExactly(0x2f61506c7b29a6a6L, 0x02c909cb267e7c51L);
+    assertThat(SpecReader.fastRange(0x2f61506c7b29a6a6L, 64)).isEqualTo(11);
+    assertThat(SpecReader.fastRange(0x02c909cb267e7c51L, 64)).isZero();
+    assertThat(SpecReader.standardProbes(0x2f61506c7b29a6a6L, 0x02c909cb267e7c51L, 64, 3)).containsExactly(11, 11, 12);
+    assertThat(f.add("key45")).isTrue();
+    assertThat(f.currentWords()).containsExactly(0x0001100000000000L, 0, 0, 0);
+    SpecReader.Record r;
+    try {
+      r = (SpecReader.Record) SpecReader.readFile(bytes(f));
+    } catch (SpecReader.Rejected e) {
+      throw new AssertionError(e);
+    }
+    assertThat(r.counter(11)).isEqualTo(1);
+    assertThat(r.counter(12)).isEqualTo(1);
+    assertThat(f.remove("key45")).isTrue();
+    assertThat(f.currentWords()).containsExactly(0, 0, 0, 0);
+    assertThat(f.mightContain("key45")).isFalse();
+  }
+}
