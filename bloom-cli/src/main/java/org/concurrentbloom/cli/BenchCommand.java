@@ -42,7 +42,8 @@ import picocli.CommandLine.ParentCommand;
             + "numbers are rough; for real ones run the full suite:",
         "  bloom-benchmarks/run.sh full",
         "",
-        "Needs the benchmarks jar; build it in the checkout with:",
+        "Needs the benchmarks jar: the ./bloom launcher builds it on first use (and after a source "
+            + "change), as it builds bloom itself; elsewhere build it in the checkout with:",
         "  mvn -B -q -pl bloom-benchmarks -am package -DskipTests"})
 final class BenchCommand implements Callable<Integer> {
   /** Where the benchmarks jar is built, relative to the checkout. */
@@ -62,9 +63,9 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws CliException, IOException, InterruptedException {
     Path benchmarks = jar != null ? jar : defaultJar();
     if (!Files.isRegularFile(benchmarks)) {
-      throw new CliException("no benchmarks jar at " + benchmarks + "; build it with 'mvn -B -q -pl "
-          + "bloom-benchmarks -am package -DskipTests' in the checkout (or run bloom-benchmarks/run.sh quick), "
-          + "or give its path with --jar");
+      throw new CliException("no benchmarks jar at " + benchmarks + "; run bench through the ./bloom launcher, "
+          + "which builds it, or build it with 'mvn -B -q -pl bloom-benchmarks -am package -DskipTests' in the "
+          + "checkout, or give its path with --jar");
     }
     PrintWriter out = parent.streams().out();
     PrintWriter err = parent.streams().err();

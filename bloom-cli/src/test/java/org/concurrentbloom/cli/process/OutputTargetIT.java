@@ -43,7 +43,7 @@ class OutputTargetIT {
   @BeforeEach
   void createFilter() throws IOException {
     filter = dir.resolve("f.bloom");
-    Bloom.run("create", "-n", "1000", "-p", "0.01", "-o", filter.toString(), "--guava").ok();
+    Bloom.run("create", "-n", "1000", "-p", "0.01", "-o", filter.toString()).ok();
   }
 
   private static boolean isRoot() {
@@ -68,8 +68,11 @@ class OutputTargetIT {
   void aCharacterDeviceIsWrittenIntoNotReplaced() throws Exception {
     Path nul = mknod("null", "c", 1, 3);
     Bloom.run("create", "-n", "100", "-p", "0.01", "-o", nul.toString()).ok();
+    assertThat(fileType(nul)).as("still a character device").isEqualTo(S_IFCHR);
     Bloom.run("merge", "-o", nul.toString(), filter.toString(), filter.toString()).ok();
-    Bloom.run("export", "--guava", filter.toString(), "-o", nul.toString()).ok();
+    Path guava = dir.resolve("g.bloom");
+    Bloom.run("create", "-n", "100", "-p", "0.01", "--guava", "-o", guava.toString()).ok();
+    Bloom.run("export", "--guava", guava.toString(), "-o", nul.toString()).ok();
     assertThat(fileType(nul)).as("still a character device").isEqualTo(S_IFCHR);
     Bloom.Result update = Bloom.run("add", nul.toString(), "key");
     assertThat(update.exitCode()).isEqualTo(1);
@@ -87,14 +90,19 @@ class OutputTargetIT {
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
-    }, r -> new Thread(r, "fifo reader").start());
+    }, r -> {
+      Thread reader = new Thread(r, "fifo reader");
+      reader.setDaemon(true); // if the FIFO is replaced, its open never returns
+      reader.start();
+    });
     Bloom.runWithInput("alice\nbob\n".getBytes(), "create", "-n", "100", "-p", "0.01", "-o", fifo.toString(),
         "--input", "-").ok();
-    BloomFilter<CharSequence> received = BloomFilter.readFrom(new ByteArrayInputStream(read.join()),
+    assertThat(fileType(fifo)).as("still a FIFO").isEqualTo(S_IFIFO);
+    BloomFilter<CharSequence> received = BloomFilter.readFrom(
+        new ByteArrayInputStream(read.get(Bloom.TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)),
         Funnels.stringFunnel());
     assertThat(received.mightContain("alice")).isTrue();
     assertThat(received.mightContain("bob")).isTrue();
-    assertThat(fileType(fifo)).as("still a FIFO").isEqualTo(S_IFIFO);
   }
 
   @Test
