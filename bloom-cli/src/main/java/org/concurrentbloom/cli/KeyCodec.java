@@ -22,21 +22,13 @@ enum KeyCodec {
   LONG("long", KeyType.LONG, "a decimal 64-bit integer, e.g. -42") {
     @Override
     Object parse(String key) {
-      try {
-        return Long.parseLong(key);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("'" + key + "' is not a 64-bit integer (" + description + ")");
-      }
+      return number(key, Long::parseLong, "64-bit integer");
     }
   },
   INT("int", KeyType.INTEGER, "a decimal 32-bit integer, e.g. -42") {
     @Override
     Object parse(String key) {
-      try {
-        return Integer.parseInt(key);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("'" + key + "' is not a 32-bit integer (" + description + ")");
-      }
+      return number(key, Integer::parseInt, "32-bit integer");
     }
   },
   BYTES("bytes", KeyType.BYTES, "hexadecimal, two digits a byte, e.g. 00ff10") {
@@ -70,6 +62,15 @@ enum KeyCodec {
    * @throws IllegalArgumentException naming the key if it is not of this type
    */
   abstract Object parse(String key);
+
+  /** {@code key} parsed by {@code parser}, or an error that names the key and what it should be. */
+  Object number(String key, java.util.function.Function<String, Object> parser, String what) {
+    try {
+      return parser.apply(key);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("'" + key + "' is not a " + what + " (" + description + ")");
+    }
+  }
 
   /** The library funnel that hashes the items {@link #parse} returns. */
   @SuppressWarnings("unchecked")
