@@ -42,7 +42,11 @@ public interface MembershipFilter<T> {
   /** The fraction of cells (bits or counters) that are set, in [0, 1]. */
   double fillRatio();
 
-  /** An estimate of the current false-positive probability. */
+  /**
+   * An estimate of the current false-positive probability, read off the cells that are set, so that it
+   * stays right after merges, loads and past capacity (where {@link #count()} falls behind). May scan
+   * the whole filter.
+   */
   double estimatedFpp();
 
   /** An estimate of the number of distinct items present; {@code Long.MAX_VALUE} when saturated. */
