@@ -50,7 +50,7 @@ start_postgres() {
 
 stop_postgres() {
   if [ -n "${PG_TEST_DIR:-}" ] && [ -d "$PG_TEST_DIR/data" ]; then
-    as_pg_user "$PG_TEST_BIN/pg_ctl" -D "$PG_TEST_DIR/data" -m fast -w stop >/dev/null 2>&1 || true
+    as_pg_user "${PG_TEST_BIN:-$(pg_bin_dir)}/pg_ctl" -D "$PG_TEST_DIR/data" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$PG_TEST_DIR"
   fi
 }
