@@ -78,8 +78,13 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
    * Creates an empty filter sized for {@code expectedInsertions} items at false-positive probability
    * {@code fpp}: m = -n ln p / (ln 2)^2 bits rounded up to whole 64-bit words, k = round(-log2 p).
    *
+   * <p>Unlike Guava's {@code create}, n = 0 is refused rather than taken as 1, and there is no overload
+   * without p (Guava defaults to 3%): docs/GUAVA.md lists every such difference.
+   *
    * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1),
-   *     or the filter would need more than about 2^37 bits (the largest {@code long[]})
+   *     -n ln p / (ln 2)^2 is below one bit (the rule for degenerate sizes every layout applies; Guava
+   *     refuses the same pairs), or the filter would need more than about 2^37 bits (the largest
+   *     {@code long[]}); the message names the bad value
    */
   public static <T> BloomFilter<T> create(Funnel<? super T> funnel, long expectedInsertions, double fpp) {
     return BloomFilter.<T>builder(funnel).expectedInsertions(expectedInsertions).fpp(fpp).build();
@@ -131,8 +136,11 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
 
     /**
      * Selects Guava's layout and sizing, so that {@link GuavaInterop#writeTo} can write the filter for
-     * Guava's {@code BloomFilter.readFrom}. Slower than the default layout (a division per probe); use it
-     * only where Guava must read the filter. Cannot be combined with {@link #blocked()}.
+     * Guava's {@code BloomFilter.readFrom}: for the same n, p and adds, the bytes are those Guava 33.4.0
+     * and later writes (m = floor(-n ln p / (ln 2)^2) in whole words, k = round(-log2 p)). Where Guava's
+     * {@code create} refuses (below one bit, or k above 255, which its format cannot store), {@link #build()}
+     * refuses too. Slower than the default layout (a division per probe); use it only where Guava must read
+     * the filter. Cannot be combined with {@link #blocked()}.
      */
     public Builder<T> guavaCompatible() {
       this.guavaCompatible = true;
@@ -154,7 +162,9 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
      * Builds an empty filter.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
-     * @throws IllegalArgumentException if the filter would exceed the largest {@code long[]}
+     * @throws IllegalArgumentException if the filter would exceed the largest {@code long[]}, if
+     *     -n ln p / (ln 2)^2 is below one bit (every layout), or, for {@link #guavaCompatible()}, if k would
+     *     exceed 255; the message names the value
      */
     public BloomFilter<T> build() {
       return empty(funnel, layout(), expectedInsertions, fpp);

@@ -143,8 +143,9 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * {@code fpp}: the m and k of {@link BloomFilter#create} for the same arguments, with m counters of
    * 4 bits.
    *
-   * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1), or
-   *     the counters would not fit in the largest {@code long[]} (about 2^35 counters, 16 GiB)
+   * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1),
+   *     -n ln p / (ln 2)^2 is below one counter (as {@link BloomFilter#create}), or the counters would not
+   *     fit in the largest {@code long[]} (about 2^35 counters, 16 GiB)
    */
   public static <T> CountingBloomFilter<T> create(Funnel<? super T> funnel, long expectedInsertions,
       double fpp) {

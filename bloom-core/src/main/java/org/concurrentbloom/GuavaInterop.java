@@ -14,8 +14,8 @@ import java.util.Objects;
  * {@link #writeTo} writes.
  *
  * <p>Guava's layout: one byte strategy ordinal (1 = {@code MURMUR128_MITZ_64}, the strategy current Guava
- * releases write; 0 = {@code MURMUR128_MITZ_32}, which older releases wrote), one unsigned byte k, a big-endian int word count, then the words as
- * big-endian longs. There is no magic, checksum, n or p, so a corrupt Guava file can only be caught
+ * releases write; 0 = {@code MURMUR128_MITZ_32}, which older releases wrote), one unsigned byte k, a
+ * big-endian int word count, then the words as big-endian longs. There is no magic, checksum, n or p, so a corrupt Guava file can only be caught
  * when its sizes are impossible or it ends early.
  */
 public final class GuavaInterop {

@@ -76,6 +76,18 @@ class GuavaContractTest {
   }
 
   @Test
+  void aScalableFilterAppliesTheRuleToEachLayerAtItsOwnRate() {
+    // Layer 0 runs at p (1 - r): 0.09 with the default r = 0.9, which is above one bit for n = 1 ...
+    assertThat(ScalableBloomFilter.create(Funnels.stringFunnel(), 1, 0.9).layerCount()).isEqualTo(1);
+    // ... and 0.8991 with r = 0.001, which is not.
+    assertThatThrownBy(() -> ScalableBloomFilter.builder(Funnels.stringFunnel()).initialCapacity(1).fpp(0.9)
+        .tighteningRatio(0.001).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expectedInsertions=1")
+        .hasMessageContaining("less than one bit");
+  }
+
+  @Test
   void expectedInsertionsOfZeroIsRefusedWhereGuavaTakesOne() {
     com.google.common.hash.BloomFilter.create(GUAVA_UTF8, 0, 0.01); // Guava: as if 1
     assertThatThrownBy(() -> strings(0, 0.01))
@@ -305,6 +317,20 @@ class GuavaContractTest {
         mitz64Bytes(100_000, 0.01)), Funnels.stringFunnel());
     assertThat(loaded.expectedInsertions()).isEqualTo(94_914);
     assertThat(loaded.fpp()).isCloseTo(0.0078, org.assertj.core.api.Assertions.within(0.00005));
+  }
+
+  @Test
+  void estimatedFppIsGuavasExpectedFppPastCapacityToo() {
+    var guava = com.google.common.hash.BloomFilter.create(GUAVA_UTF8, 1000, 0.01);
+    BloomFilter<CharSequence> ours = BloomFilter.<CharSequence>builder(Funnels.stringFunnel())
+        .expectedInsertions(1000).fpp(0.01).guavaCompatible().build();
+    for (int i = 0; i < 4000; i++) { // 4x capacity: many adds find their bits set
+      guava.put(FalsePositiveRateTest.insertedKey(i));
+      ours.add(FalsePositiveRateTest.insertedKey(i));
+    }
+    assertThat(guava.expectedFpp()).isGreaterThan(0.6);
+    assertThat(ours.estimatedFpp()).isCloseTo(guava.expectedFpp(), org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(ours.approximateElementCount()).isEqualTo(guava.approximateElementCount());
   }
 
   @Test

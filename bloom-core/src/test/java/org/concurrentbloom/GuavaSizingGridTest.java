@@ -108,9 +108,9 @@ class GuavaSizingGridTest {
         summed += 0.001;
       }
     }
-    System.out.printf("Guava sizing grid: %d points compared, %d refused by both, %d where the k formula of Guava up to 33.3 (and ours before)"
-        + " differs, %d disagreements%n", grid.points, grid.refusedByBoth, grid.guavaUpTo33_3KDiffers,
-        grid.disagreements);
+    System.out.printf("Guava sizing grid: %d points compared, %d refused by both, %d where the k formula of"
+        + " Guava up to 33.3 (and ours before) differs, %d disagreements%n",
+        grid.points, grid.refusedByBoth, grid.guavaUpTo33_3KDiffers, grid.disagreements);
     assertThat(grid.disagreements).as("grid points where ours and Guava's differ, e.g. %s", grid.examples).isZero();
     assertThat(grid.points).isGreaterThan(999 * 999); // both spellings of p were visited
     assertThat(grid.refusedByBoth).isPositive(); // the degenerate corner (n = 1, p > 0.618; p = 0.999) is in it
