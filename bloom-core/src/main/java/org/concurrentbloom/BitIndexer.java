@@ -33,7 +33,8 @@ public final class BitIndexer<T> {
    * The indexer for the shape {@code BloomFilter.create(funnel, expectedInsertions, fpp)} builds.
    *
    * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1),
-   *     or the shape would exceed the limits of {@code BloomFilter}; the message names the bad value
+   *     -n ln p / (ln 2)^2 is below one bit (as for every layout), or the shape would exceed the limits of
+   *     {@code BloomFilter}; the message names the bad value
    */
   public static <T> BitIndexer<T> sized(Funnel<? super T> funnel, long expectedInsertions, double fpp) {
     return new BitIndexer<>(funnel, Sizing.optimalBits(expectedInsertions, fpp),

@@ -8,6 +8,7 @@ import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collector;
 
 /**
  * A Bloom filter that many threads may use at once without locks.
@@ -77,8 +78,13 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
    * Creates an empty filter sized for {@code expectedInsertions} items at false-positive probability
    * {@code fpp}: m = -n ln p / (ln 2)^2 bits rounded up to whole 64-bit words, k = round(-log2 p).
    *
+   * <p>Unlike Guava's {@code create}, n = 0 is refused rather than taken as 1, and there is no overload
+   * without p (Guava defaults to 3%): docs/GUAVA.md lists every such difference.
+   *
    * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1),
-   *     or the filter would need more than about 2^37 bits (the largest {@code long[]})
+   *     -n ln p / (ln 2)^2 is below one bit (the rule for degenerate sizes every layout applies; Guava
+   *     refuses the same pairs), or the filter would need more than about 2^37 bits (the largest
+   *     {@code long[]}); the message names the bad value
    */
   public static <T> BloomFilter<T> create(Funnel<? super T> funnel, long expectedInsertions, double fpp) {
     return BloomFilter.<T>builder(funnel).expectedInsertions(expectedInsertions).fpp(fpp).build();
@@ -130,8 +136,11 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
 
     /**
      * Selects Guava's layout and sizing, so that {@link GuavaInterop#writeTo} can write the filter for
-     * Guava's {@code BloomFilter.readFrom}. Slower than the default layout (a division per probe); use it
-     * only where Guava must read the filter. Cannot be combined with {@link #blocked()}.
+     * Guava's {@code BloomFilter.readFrom}: for the same n, p and adds, the bytes are those Guava 33.4.0
+     * and later writes (m = floor(-n ln p / (ln 2)^2) in whole words, k = round(-log2 p)). Where Guava's
+     * {@code create} refuses (below one bit, or k above 255, which its format cannot store), {@link #build()}
+     * refuses too. Slower than the default layout (a division per probe); use it only where Guava must read
+     * the filter. Cannot be combined with {@link #blocked()}.
      */
     public Builder<T> guavaCompatible() {
       this.guavaCompatible = true;
@@ -153,7 +162,9 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
      * Builds an empty filter.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
-     * @throws IllegalArgumentException if the filter would exceed the largest {@code long[]}
+     * @throws IllegalArgumentException if the filter would exceed the largest {@code long[]}, if
+     *     -n ln p / (ln 2)^2 is below one bit (every layout), or, for {@link #guavaCompatible()}, if k would
+     *     exceed 255; the message names the value
      */
     public BloomFilter<T> build() {
       return empty(funnel, layout(), expectedInsertions, fpp);
@@ -215,6 +226,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean add(T item) {
+    Objects.requireNonNull(item, "item");
     if (longKeys) {
       long v = (Long) item;
       return addHashed(Murmur3.longH1(v), Murmur3.longH2(v));
@@ -231,6 +243,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   /** Returns false if {@code item} was definitely never added; true if it might have been. */
   @Override
   public boolean mightContain(T item) {
+    Objects.requireNonNull(item, "item");
     if (longKeys) {
       long v = (Long) item;
       return mightContainHashed(tableVolatile(), Murmur3.longH1(v), Murmur3.longH2(v));
@@ -283,9 +296,11 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   /**
    * Adds every key, as {@code add(Long)} would; returns how many of those adds returned true.
    *
+   * @throws NullPointerException if {@code keys} is null (whatever the funnel)
    * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
    */
   public int addAll(long[] keys) {
+    Objects.requireNonNull(keys, "keys");
     requireLongKeys();
     long[] hashes = new long[2 * BATCH];
     int changed = 0;
@@ -329,9 +344,11 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   /**
    * Answers {@code mightContain(Long)} for every key: element i of the result is the answer for key i.
    *
+   * @throws NullPointerException if {@code keys} is null (whatever the funnel)
    * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
    */
   public boolean[] mightContainAll(long[] keys) {
+    Objects.requireNonNull(keys, "keys");
     requireLongKeys();
     boolean[] results = new boolean[keys.length];
     long[] hashes = new long[2 * BATCH];
@@ -352,6 +369,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   }
 
   private void hashInto(T item, HashingSink sink, long[] hashes, int i) {
+    Objects.requireNonNull(item, "item"); // as add(null) does, whatever the funnel would make of it
     sink.hash(item, funnel);
     hashes[2 * i] = sink.h1;
     hashes[2 * i + 1] = sink.h2;
@@ -473,17 +491,25 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   /**
    * Adds every item of {@code other} to this filter (bitwise OR), atomically with respect to concurrent
    * operations on this filter. {@code other} may be in use by other threads; its adds that finished
-   * before this call began are included. Both filters must use equivalent funnels; {@link #count()}
-   * becomes the sum of both counts, an overestimate when they share items.
+   * before this call began are included. {@link #count()} becomes the sum of both counts, an
+   * overestimate when they share items.
    *
-   * @throws IllegalArgumentException if the filters are not {@linkplain #isCompatible compatible};
-   *     the message names both shapes
+   * <p>{@code merge(this)} is a no-op (the union of a filter with itself is that filter; the count does
+   * not double), where Guava's {@code putAll(this)} throws: see docs/GUAVA.md.
+   *
+   * @throws IllegalArgumentException if the filters are not {@linkplain #isCompatible compatible}; the
+   *     message names both shapes, or both funnels when they are what differs
    */
   public void merge(BloomFilter<T> other) {
     Objects.requireNonNull(other, "other");
-    if (!isCompatible(other)) {
+    if (!layout.sameShape(other.layout)) {
       throw new IllegalArgumentException("cannot merge " + other.layout.shape() + " into " + layout.shape()
           + ": layout, bit count and hash function count must be equal");
+    }
+    String funnels = Funnels.incompatibility(funnel, other.funnel);
+    if (funnels != null) {
+      throw new IllegalArgumentException("cannot merge a filter of " + other.funnel + " into one of " + funnel
+          + ": " + funnels);
     }
     if (other == this) {
       return;
@@ -493,10 +519,16 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     replaceTable(current -> Transition.toUnion(current, source.words, otherCount));
   }
 
-  /** True iff {@code other} has the same layout, bit count, hash function count and hash strategy. */
+  /**
+   * True iff {@link #merge} would accept {@code other}: the same layout, bit count, hash function count
+   * and hash strategy, and funnels not known to write different bytes for one item. Funnels are judged by
+   * {@link KeyType#of}: two of the same built-in (or {@linkplain Funnels#withKeyType declared}) key type
+   * match; two {@link KeyType#CUSTOM custom} funnels match only if {@code equals} (Guava's rule for every
+   * funnel); a custom funnel never matches a typed one (declare it with {@link Funnels#withKeyType}).
+   */
   public boolean isCompatible(BloomFilter<T> other) {
     Objects.requireNonNull(other, "other");
-    return layout.sameShape(other.layout);
+    return layout.sameShape(other.layout) && Funnels.incompatibility(funnel, other.funnel) == null;
   }
 
   /** An independent filter with the same shape and every add that finished before this call. */
@@ -519,13 +551,21 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     return layout.hashFunctions;
   }
 
-  /** The n this filter was sized for. */
+  /**
+   * The n this filter was sized for. <b>Derived</b>, not given, for a filter read by
+   * {@link GuavaInterop#readFrom} (whose bytes hold no n): there it is round(m ln 2 / k), the n the shape is
+   * optimal for, e.g. 94,914 for a Guava filter created for 100,000 at 1%.
+   */
   @Override
   public long expectedInsertions() {
     return expectedInsertions;
   }
 
-  /** The false-positive probability this filter was sized for at {@link #expectedInsertions()} items. */
+  /**
+   * The false-positive probability this filter was sized for at {@link #expectedInsertions()} items.
+   * <b>Derived</b> for a filter read by {@link GuavaInterop#readFrom}: the model FPR of its shape at the
+   * derived n (0.0078 for a Guava filter created at 1%). For the current rate use {@link #estimatedFpp()}.
+   */
   @Override
   public double fpp() {
     return fpp;
@@ -598,6 +638,13 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
+    Objects.requireNonNull(out, "out");
+    if (layout instanceof GuavaMitz32Layout) {
+      // The CBLM format has no strategy id for these probes; a file could only be read back wrongly.
+      throw new IOException("this filter was read from Guava's MURMUR128_MITZ_32 bytes (" + layout.shape()
+          + "), which the filter file format cannot hold: query it, and rebuild from the source data with"
+          + " BloomFilter.builder(...) to save it");
+    }
     BitTable t = tableVolatile();
     FilterFormat.write(out, new FilterFormat.Header(layout.type(), layout.strategy(), KeyType.of(funnel),
         layout.bits, layout.hashFunctions, expectedInsertions, fpp, t.count()), t.words);
@@ -626,6 +673,75 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   /** "standard", "blocked" or "guava": the layout this filter was built with. */
   public String layoutName() {
     return layout.name();
+  }
+
+  /**
+   * Value equality, as Guava's: true iff {@code o} is a {@code BloomFilter} with the same layout, bit
+   * count, hash function count and hash strategy, an {@code equal} funnel, and the same bits set. Neither
+   * n, p nor {@link #count()} take part (they do not change any answer). Under concurrent adds, clears or
+   * merges it compares snapshots: each filter's words are read one by one during the call, so the result
+   * holds for some state each filter passed through during it, not necessarily at one common instant.
+   * O(m/64).
+   */
+  @Override
+  public boolean equals(Object o) {
+    if (o == this) {
+      return true;
+    }
+    if (!(o instanceof BloomFilter<?> other)) {
+      return false;
+    }
+    if (!layout.sameShape(other.layout) || !funnel.equals(other.funnel)) {
+      return false;
+    }
+    long[] mine = tableVolatile().words;
+    long[] theirs = other.tableVolatile().words;
+    for (int i = 0; i < mine.length; i++) {
+      if (AtomicWords.getAcquire(mine, i) != AtomicWords.getAcquire(theirs, i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Consistent with {@link #equals}: a hash of the shape, the funnel and the bits. It changes as items are
+   * added, so a filter that is still being written is no key for a hash map. O(m/64).
+   */
+  @Override
+  public int hashCode() {
+    int h = 31 * (31 * (31 * Long.hashCode(layout.bits) + layout.hashFunctions) + layout.strategy())
+        + funnel.hashCode();
+    long[] words = tableVolatile().words;
+    for (int i = 0; i < words.length; i++) {
+      h = 31 * h + Long.hashCode(AtomicWords.getAcquire(words, i));
+    }
+    return h;
+  }
+
+  // ---------------------------------------------------------------- streams
+
+  /**
+   * A {@link Collector} that adds every element of a stream to a new filter of
+   * {@link #create create(funnel, expectedInsertions, fpp)}, like Guava's
+   * {@code BloomFilter.toBloomFilter}. It is concurrent and unordered: a parallel stream adds into one
+   * shared filter (the filter is thread-safe) instead of merging per-thread copies. Arguments are checked
+   * when this method is called, not when the stream runs.
+   *
+   * @throws IllegalArgumentException as {@link #create}
+   */
+  public static <T> Collector<T, ?, BloomFilter<T>> toBloomFilter(Funnel<? super T> funnel, long expectedInsertions,
+      double fpp) {
+    Objects.requireNonNull(funnel, "funnel");
+    sizedLayout(expectedInsertions, fpp, false); // fails now on bad arguments; allocates nothing
+    return Collector.of(
+        () -> BloomFilter.<T>create(funnel, expectedInsertions, fpp),
+        BloomFilter::add,
+        (a, b) -> {
+          a.merge(b);
+          return a;
+        },
+        Collector.Characteristics.UNORDERED, Collector.Characteristics.CONCURRENT);
   }
 
   @Override

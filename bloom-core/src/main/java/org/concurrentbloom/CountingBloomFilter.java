@@ -143,8 +143,9 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * {@code fpp}: the m and k of {@link BloomFilter#create} for the same arguments, with m counters of
    * 4 bits.
    *
-   * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1), or
-   *     the counters would not fit in the largest {@code long[]} (about 2^35 counters, 16 GiB)
+   * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1),
+   *     -n ln p / (ln 2)^2 is below one counter (as {@link BloomFilter#create}), or the counters would not
+   *     fit in the largest {@code long[]} (about 2^35 counters, 16 GiB)
    */
   public static <T> CountingBloomFilter<T> create(Funnel<? super T> funnel, long expectedInsertions,
       double fpp) {
@@ -312,13 +313,18 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * snapshot of {@code other}).
    *
    * @throws IllegalArgumentException if the filters are not {@linkplain #isCompatible compatible}; the
-   *     message names both shapes
+   *     message names both shapes, or both funnels when they are what differs
    */
   public void merge(CountingBloomFilter<T> other) {
     Objects.requireNonNull(other, "other");
-    if (!isCompatible(other)) {
+    if (counters != other.counters || hashFunctions != other.hashFunctions) {
       throw new IllegalArgumentException("cannot merge " + other.shape() + " into " + shape()
           + ": counter count and hash function count must be equal");
+    }
+    String funnels = Funnels.incompatibility(funnel, other.funnel);
+    if (funnels != null) {
+      throw new IllegalArgumentException("cannot merge a filter of " + other.funnel + " into one of " + funnel
+          + ": " + funnels);
     }
     // Snapshot first and enter our own gate after, so that a.merge(b) and b.merge(a) cannot deadlock.
     Snapshot source = other.snapshot();
@@ -335,10 +341,15 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
     }
   }
 
-  /** True iff {@code other} has the same number of counters and hash functions (and hash strategy). */
+  /**
+   * True iff {@link #merge} would accept {@code other}: the same number of counters and hash functions
+   * (and hash strategy), and funnels not known to write different bytes, by the rule of
+   * {@link BloomFilter#isCompatible}.
+   */
   public boolean isCompatible(CountingBloomFilter<T> other) {
     Objects.requireNonNull(other, "other");
-    return counters == other.counters && hashFunctions == other.hashFunctions;
+    return counters == other.counters && hashFunctions == other.hashFunctions
+        && Funnels.incompatibility(funnel, other.funnel) == null;
   }
 
   /** An independent filter with the same shape, counters and count as this one at one instant. */

@@ -45,6 +45,27 @@ public final class Funnels {
     return new Declared<>(inner, keyType);
   }
 
+  /**
+   * Why filters of funnels {@code a} and {@code b} must not be merged, or null if they may: their
+   * {@link KeyType}s differ (a custom funnel has not declared which bytes it writes, so it matches no
+   * typed one), or both are custom and not {@code equals}, the only sign two custom funnels agree.
+   */
+  static String incompatibility(Funnel<?> a, Funnel<?> b) {
+    KeyType ka = KeyType.of(a);
+    KeyType kb = KeyType.of(b);
+    if (ka != kb) {
+      return "their funnels write different keys (" + ka.description() + " vs " + kb.description()
+          + "), so the bits of one mean nothing to the other"
+          + (ka == KeyType.CUSTOM || kb == KeyType.CUSTOM
+              ? "; if the custom funnel writes the same bytes, declare it with Funnels.withKeyType" : "");
+    }
+    if (ka == KeyType.CUSTOM && !a.equals(b)) {
+      return "two custom funnels that are not equal(); build both filters with one funnel instance (or a funnel"
+          + " class with equals), or declare both with Funnels.withKeyType";
+    }
+    return null;
+  }
+
   /** A funnel with a declared key type, from {@link #withKeyType}. */
   record Declared<T>(Funnel<T> funnel, KeyType keyType) implements Funnel<T> {
     @Override

@@ -14,8 +14,8 @@ import java.util.Objects;
  * {@link #writeTo} writes.
  *
  * <p>Guava's layout: one byte strategy ordinal (1 = {@code MURMUR128_MITZ_64}, the strategy current Guava
- * releases write), one unsigned byte k, a big-endian int word count, then the words as
- * big-endian longs. There is no magic, checksum, n or p, so a corrupt Guava file can only be caught
+ * releases write; 0 = {@code MURMUR128_MITZ_32}, which older releases wrote), one unsigned byte k, a
+ * big-endian int word count, then the words as big-endian longs. There is no magic, checksum, n or p, so a corrupt Guava file can only be caught
  * when its sizes are impossible or it ends early.
  */
 public final class GuavaInterop {
@@ -29,11 +29,20 @@ public final class GuavaInterop {
    * {@link Funnels#longFunnel()} for {@code Funnels.longFunnel()}, {@link Funnels#integerFunnel()} for
    * {@code Funnels.integerFunnel()}, {@link Funnels#byteArrayFunnel()} for {@code Funnels.byteArrayFunnel()}.
    *
-   * <p>Guava does not store n, p or a count: the filter reports n = m ln 2 / k (the n its shape is
-   * optimal for), p = the FPR at that n, and {@code count()} = {@link BloomFilter#approximateElementCount()}.
+   * <p>Both of Guava's strategies are read: {@code MURMUR128_MITZ_64} into the Guava-compatible layout,
+   * and the older {@code MURMUR128_MITZ_32} into a layout that answers as Guava does but can be neither
+   * merged with the other nor written ({@link BloomFilter#writeTo} throws an {@code IOException} and
+   * {@link #writeTo} an {@code IllegalArgumentException}): query it, and rebuild from the source data to
+   * keep it.
    *
-   * @throws IOException if the stream ends early, the strategy is not {@code MURMUR128_MITZ_64}, or the
-   *     sizes are impossible
+   * <p><b>Derived values.</b> Guava's bytes hold no n, p or count, so on the returned filter
+   * {@link BloomFilter#expectedInsertions()} is derived from the shape, n = round(m ln 2 / k) (the n
+   * that shape is optimal for, not the n Guava was given: 94,914 for a filter Guava built for 100,000 at
+   * 1%), {@link BloomFilter#fpp()} is the model FPR at that n (0.0078 there, not 0.01), and
+   * {@link BloomFilter#count()} starts at {@link BloomFilter#approximateElementCount()}.
+   *
+   * @throws IOException if the stream ends early, the strategy ordinal is neither 0 nor 1, or the sizes
+   *     are impossible
    */
   public static <T> BloomFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
     Objects.requireNonNull(in, "in");
@@ -44,9 +53,10 @@ public final class GuavaInterop {
     int ordinal = b.get();
     int k = b.get() & 0xFF;
     int wordCount = b.getInt();
-    if (ordinal != GuavaLayout.GUAVA_ORDINAL) {
+    if (ordinal != GuavaLayout.GUAVA_ORDINAL && ordinal != GuavaMitz32Layout.GUAVA_ORDINAL) {
       throw new IOException("unsupported Guava strategy ordinal " + ordinal + "; only "
-          + GuavaLayout.GUAVA_ORDINAL + " (MURMUR128_MITZ_64) is supported");
+          + GuavaLayout.GUAVA_ORDINAL + " (MURMUR128_MITZ_64) and " + GuavaMitz32Layout.GUAVA_ORDINAL
+          + " (MURMUR128_MITZ_32) are supported");
     }
     if (k < 1) {
       throw new IOException("invalid Guava filter: hash function count must be >= 1, was " + k);
@@ -56,7 +66,9 @@ public final class GuavaInterop {
           + wordCount);
     }
     long[] words = FilterFormat.readWords(in, wordCount, null);
-    Layout layout = new GuavaLayout(64L * wordCount, k);
+    Layout layout = ordinal == GuavaLayout.GUAVA_ORDINAL
+        ? new GuavaLayout(64L * wordCount, k)
+        : new GuavaMitz32Layout(64L * wordCount, k);
     long n = Math.max(1, Math.round(layout.bits * Math.log(2) / k));
     double fpp = Math.min(0.5, Math.max(Double.MIN_VALUE, layout.expectedFpp(n)));
     long setBits = AtomicWords.bitCountAcquire(words);
@@ -71,11 +83,17 @@ public final class GuavaInterop {
    * layouts put their bits elsewhere. The bytes hold every add that finished before this call began.
    * Does not close {@code out}.
    *
-   * @throws IllegalArgumentException if the filter is not Guava-compatible
+   * @throws IllegalArgumentException if the filter is not Guava-compatible, or was read from a
+   *     {@code MURMUR128_MITZ_32} file (only {@code MURMUR128_MITZ_64} is written)
    */
   public static void writeTo(BloomFilter<?> filter, OutputStream out) throws IOException {
+    Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(out, "out");
     Layout layout = filter.layout();
+    if (layout instanceof GuavaMitz32Layout) {
+      throw new IllegalArgumentException("this filter was read from a MURMUR128_MITZ_32 file (" + layout.shape()
+          + "); only MURMUR128_MITZ_64 is written: rebuild it with BloomFilter.builder(...).guavaCompatible()");
+    }
     if (!(layout instanceof GuavaLayout)) {
       throw new IllegalArgumentException("only a Guava-compatible filter can be written in Guava's format; this is "
           + layout.shape() + " (build it with BloomFilter.builder(...).guavaCompatible())");

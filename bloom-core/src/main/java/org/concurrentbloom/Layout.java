@@ -7,7 +7,7 @@ package org.concurrentbloom;
  * <p>{@link #set} must only ever turn bits on, with {@link AtomicWords}' compare-and-exchange;
  * {@link #test} must read with acquire semantics (the seal check in {@code BloomFilter} relies on it).
  */
-abstract sealed class Layout permits StandardLayout, BlockedLayout, GuavaLayout {
+abstract sealed class Layout permits StandardLayout, BlockedLayout, GuavaLayout, GuavaMitz32Layout {
   final long bits;
   final int hashFunctions;
 

@@ -39,11 +39,32 @@ final class Sizing {
     return -n * Math.log(p) / LN2_SQUARED;
   }
 
-  /** m for n and p, rounded as the class comment says; fails if it exceeds {@link #MAX_BITS}. */
-  static long optimalBits(long n, double p) {
+  /**
+   * The one rule for degenerate sizes, applied by every layout (standard, blocked, Guava-compatible,
+   * counting, and each scalable layer): when the optimum m_opt = -n ln p / (ln 2)^2 is below one bit,
+   * the (n, p) pair is refused. Guava refuses exactly these pairs (its bit count rounds down to 0), and
+   * a filter that small would answer "might contain" for nearly every key; rounding it up to a word
+   * would hand back a filter whose rate nobody asked for (at n = 480, p = 0.999 a 64-bit filter
+   * already misses p). Checks n and p first.
+   *
+   * @throws IllegalArgumentException naming n, p and m_opt when m_opt &lt; 1
+   */
+  static double checkedOptimalBitsExact(long n, double p) {
     checkExpectedInsertions(n);
     checkFpp(p);
     double exact = optimalBitsExact(n, p);
+    if (exact < 1) {
+      throw new IllegalArgumentException(String.format(
+          "expectedInsertions=%d at fpp=%s gives -n ln p / (ln 2)^2 = %.4g bits, less than one bit: such a filter"
+              + " would answer \"might contain\" for almost every key; lower fpp or raise expectedInsertions",
+          n, p, exact));
+    }
+    return exact;
+  }
+
+  /** m for n and p, rounded as the class comment says; fails if it exceeds {@link #MAX_BITS}. */
+  static long optimalBits(long n, double p) {
+    double exact = checkedOptimalBitsExact(n, p);
     if (!(exact <= MAX_BITS - 63)) {
       throw new IllegalArgumentException(String.format(
           "expectedInsertions=%d at fpp=%s needs %.4g bits, past the limit of %d bits (%d words of a long[])",
@@ -153,8 +174,7 @@ final class Sizing {
    * the block count, each step with its best k.
    */
   static long[] blockedShape(long n, double p) {
-    checkExpectedInsertions(n);
-    checkFpp(p);
+    checkedOptimalBitsExact(n, p);
     long maxBlocks = MAX_BITS / BlockedLayout.BLOCK_BITS;
     if (bestBlockedK(maxBlocks, n)[1] > p) {
       throw new IllegalArgumentException(String.format(
@@ -181,20 +201,32 @@ final class Sizing {
   }
 
   /**
-   * Guava's sizing, so that a Guava-compatible filter matches what Guava's {@code BloomFilter.create}
-   * builds for the same n and p: m = floor(-n ln p / (ln 2)^2) rounded up to whole words,
-   * k = max(1, round(floor(m) / n ln 2)). Returns {bits, k}.
+   * Guava 33.4+'s sizing (checked against Guava 33.5.0 over its whole test grid, GuavaSizingGridTest), so
+   * that a Guava-compatible filter matches what Guava's {@code BloomFilter.create} builds for the same n
+   * and p: m = floor(-n ln p / (ln 2)^2) rounded up to whole words, k = max(1, round(-ln p / ln 2)).
+   * k depends on p alone since Guava 33.4.0; up to 33.3.x it was round(floor(m) / n ln 2), which differs
+   * at about a thousand points of that grid. Returns {bits, k}.
+   *
+   * @throws IllegalArgumentException if m_opt is below one bit ({@link #checkedOptimalBitsExact}), k is
+   *     above 255 (Guava's format keeps k in one byte; Guava refuses too), or m is past {@link #MAX_BITS};
+   *     the message names the value
    */
   static long[] guavaShape(long n, double p) {
-    checkExpectedInsertions(n);
-    checkFpp(p);
-    double exact = optimalBitsExact(n, p);
+    double exact = checkedOptimalBitsExact(n, p);
+    // Evaluated exactly as Guava does (-ln p / ln 2, then round), so that no last-bit difference in the
+    // floating point can move a rounding boundary.
+    long k = Math.max(1, Math.round(-Math.log(p) / LN2));
+    if (k > GuavaLayout.MAX_HASH_FUNCTIONS) {
+      throw new IllegalArgumentException(String.format(
+          "fpp=%s needs k = round(-log2 p) = %d hash functions; a Guava-compatible filter holds at most %d"
+              + " (Guava's format stores k in one byte); use fpp > 2^-255.5 (about 1.22e-77)",
+          p, k, GuavaLayout.MAX_HASH_FUNCTIONS));
+    }
     if (!(exact <= MAX_BITS - 63)) {
       throw new IllegalArgumentException(String.format(
           "expectedInsertions=%d at fpp=%s needs %.4g bits, past the limit of %d bits", n, p, exact, MAX_BITS));
     }
-    long floorBits = Math.max(1, (long) exact);
-    int k = (int) Math.max(1, Math.min(GuavaLayout.MAX_HASH_FUNCTIONS, Math.round((double) floorBits / n * LN2)));
+    long floorBits = (long) exact;
     return new long[] {(floorBits + 63) & ~63L, k};
   }
 
