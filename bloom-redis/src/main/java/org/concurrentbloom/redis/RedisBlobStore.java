@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Whole byte strings under keys, for storing files such as a filter snapshot in the core format
@@ -15,7 +14,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * {@link RedisFilterException}; a missing key is an empty {@code Optional}, never an error.
  */
 public final class RedisBlobStore {
-  private final UnifiedJedis redis;
+  private final RedisClientAdapter redis;
   private final String prefix;
 
   /**
@@ -24,6 +23,11 @@ public final class RedisBlobStore {
    * @throws NullPointerException if an argument is null
    */
   public RedisBlobStore(UnifiedJedis redis, String prefix) {
+    this(RedisClientAdapter.jedis(redis), prefix);
+  }
+
+  /** A store over any client adapter (Jedis or Lettuce). @throws NullPointerException if an argument is null */
+  public RedisBlobStore(RedisClientAdapter redis, String prefix) {
     this.redis = Objects.requireNonNull(redis, "redis");
     this.prefix = Objects.requireNonNull(prefix, "prefix");
   }
@@ -37,7 +41,7 @@ public final class RedisBlobStore {
     Objects.requireNonNull(blob, "blob");
     try {
       redis.set(key(name), blob);
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw ScriptCalls.translate("put " + prefix + name, e);
     }
   }
@@ -46,7 +50,7 @@ public final class RedisBlobStore {
   public Optional<byte[]> get(String name) {
     try {
       return Optional.ofNullable(redis.get(key(name)));
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw ScriptCalls.translate("get " + prefix + name, e);
     }
   }
@@ -55,7 +59,7 @@ public final class RedisBlobStore {
   public boolean delete(String name) {
     try {
       return redis.del(key(name)) > 0;
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw ScriptCalls.translate("delete " + prefix + name, e);
     }
   }

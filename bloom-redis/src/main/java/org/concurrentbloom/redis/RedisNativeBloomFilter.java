@@ -62,7 +62,7 @@ public final class RedisNativeBloomFilter<T> {
       Object reply = redis.executeCommand(new CommandArguments(Protocol.Command.COMMAND).add("INFO").add("BF.ADD"));
       return reply instanceof List<?> list && !list.isEmpty() && list.get(0) != null;
     } catch (JedisException e) {
-      throw ScriptCalls.translate("COMMAND INFO BF.ADD", e);
+      throw JedisAdapter.fail("COMMAND INFO BF.ADD", e);
     }
   }
 
@@ -91,7 +91,7 @@ public final class RedisNativeBloomFilter<T> {
       redis.bfReserve(key, fpp, expectedInsertions);
     } catch (JedisException e) {
       if (!String.valueOf(e.getMessage()).contains("item exists")) {
-        throw ScriptCalls.translate("BF.RESERVE " + key, e);
+        throw JedisAdapter.fail("BF.RESERVE " + key, e);
       }
     }
     return new RedisNativeBloomFilter<>(redis, key, funnel, expectedInsertions, fpp);
@@ -110,7 +110,7 @@ public final class RedisNativeBloomFilter<T> {
     try {
       return redis.bfAdd(key, encoded);
     } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.ADD " + key, e);
+      throw JedisAdapter.fail("BF.ADD " + key, e);
     }
   }
 
@@ -120,7 +120,7 @@ public final class RedisNativeBloomFilter<T> {
     try {
       return redis.bfExists(key, encoded);
     } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.EXISTS " + key, e);
+      throw JedisAdapter.fail("BF.EXISTS " + key, e);
     }
   }
 
@@ -137,7 +137,7 @@ public final class RedisNativeBloomFilter<T> {
       }
       return added;
     } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.MADD " + key, e);
+      throw JedisAdapter.fail("BF.MADD " + key, e);
     }
   }
 
@@ -159,7 +159,7 @@ public final class RedisNativeBloomFilter<T> {
       }
       return answers;
     } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.MEXISTS " + key, e);
+      throw JedisAdapter.fail("BF.MEXISTS " + key, e);
     }
   }
 
@@ -177,7 +177,7 @@ public final class RedisNativeBloomFilter<T> {
     try {
       return redis.bfCard(key);
     } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.CARD " + key, e);
+      throw JedisAdapter.fail("BF.CARD " + key, e);
     }
   }
 
@@ -192,7 +192,7 @@ public final class RedisNativeBloomFilter<T> {
           List.of(Double.toString(fpp).getBytes(StandardCharsets.US_ASCII),
               Long.toString(expectedInsertions).getBytes(StandardCharsets.US_ASCII)));
     } catch (JedisException e) {
-      throw ScriptCalls.translate("clear " + key, e);
+      throw JedisAdapter.fail("clear " + key, e);
     }
   }
 
@@ -201,7 +201,7 @@ public final class RedisNativeBloomFilter<T> {
     try {
       redis.del(key);
     } catch (JedisException e) {
-      throw ScriptCalls.translate("delete " + key, e);
+      throw JedisAdapter.fail("delete " + key, e);
     }
   }
 

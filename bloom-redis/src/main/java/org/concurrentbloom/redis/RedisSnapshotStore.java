@@ -40,6 +40,17 @@ public final class RedisSnapshotStore implements SnapshotStore {
    * @throws IllegalArgumentException if {@code key} is empty
    */
   public RedisSnapshotStore(UnifiedJedis redis, String key) {
+    this(RedisClientAdapter.jedis(redis), key);
+  }
+
+  /**
+   * A store under {@code key} over any client adapter (Jedis or Lettuce: they read each other's
+   * snapshots).
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code key} is empty
+   */
+  public RedisSnapshotStore(RedisClientAdapter redis, String key) {
     this.blobs = new RedisBlobStore(redis, "");
     this.key = Objects.requireNonNull(key, "key");
     if (key.isEmpty()) {

@@ -42,7 +42,7 @@ class RedisClusterBloomFilterTest {
         .expectedInsertions(n).fpp(p).partitions(12).create();
     Set<Integer> masters = new HashSet<>();
     for (int i = 0; i < 12; i++) {
-      masters.add(CLUSTER.masterOf("{cluster:fpr:p" + i + "}:bits").port());
+      masters.add(CLUSTER.masterOf(FilterKeys.bitsKey("cluster:fpr", i)).port());
     }
     assertThat(masters).as("masters holding a partition").hasSize(3);
 
@@ -132,7 +132,7 @@ class RedisClusterBloomFilterTest {
       f.add(key);
     }
 
-    RedisNode victim = CLUSTER.masterOf("{cluster:failover:p0}:bits");
+    RedisNode victim = CLUSTER.masterOf(FilterKeys.bitsKey("cluster:failover", 0));
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger falseAnswers = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();
