@@ -4,13 +4,15 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +33,7 @@ import java.util.concurrent.TimeoutException;
  */
 final class LettuceAdapter extends RedisClientAdapter {
   private static final byte[][] NO_VALUES = new byte[0][];
+  private static final Duration AWAIT_GRACE = Duration.ofSeconds(1);
 
   private final StatefulConnection<byte[], byte[]> connection;
   private final RedisClusterAsyncCommands<byte[], byte[]> async;
@@ -57,10 +60,12 @@ final class LettuceAdapter extends RedisClientAdapter {
     await(target.scriptLoad(source));
   }
 
+  /** EVALSHA with an output that keeps the reply's shape (LettuceScriptOutput); routed by its first key. */
   private static RedisFuture<Object> evalsha(RedisClusterAsyncCommands<byte[], byte[]> commands, byte[] sha,
       List<byte[]> keys, List<byte[]> args) {
-    return commands.evalsha(new String(sha, StandardCharsets.US_ASCII), ScriptOutputType.OBJECT,
-        keys.toArray(NO_VALUES), args.toArray(NO_VALUES));
+    CommandArgs<byte[], byte[]> command = new CommandArgs<>(ByteArrayCodec.INSTANCE)
+        .add(new String(sha, StandardCharsets.US_ASCII)).add(keys.size()).addKeys(keys).addValues(args);
+    return commands.dispatch(CommandType.EVALSHA, new LettuceScriptOutput(), command);
   }
 
   @Override
@@ -163,8 +168,12 @@ final class LettuceAdapter extends RedisClientAdapter {
     return "OK".equals(await(async.set(key, value, SetArgs.Builder.nx().px(pxMillis))));
   }
 
+  /**
+   * How long to wait for a reply: the connection's command timeout, plus a second so that Lettuce's own
+   * timeout (a RedisCommandTimeoutException, which also cancels the command) fires first.
+   */
   private Duration timeout() {
-    return connection.getTimeout();
+    return connection.getTimeout().plus(AWAIT_GRACE);
   }
 
   private <T> T await(RedisFuture<T> future) {
