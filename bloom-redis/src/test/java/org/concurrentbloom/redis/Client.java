@@ -18,6 +18,18 @@ import java.util.List;
 enum Client {
   JEDIS, LETTUCE;
 
+  /**
+   * Lettuce logs through Netty, which skips SLF4J's no-op binding and falls back to java.util.logging:
+   * its reconnect WARNINGs during the fault tests would read as JVM warnings to CI. Strong references,
+   * since java.util.logging keeps its loggers weakly.
+   */
+  private static final List<java.util.logging.Logger> QUIET = List.of(
+      java.util.logging.Logger.getLogger("io.lettuce"), java.util.logging.Logger.getLogger("io.netty"));
+
+  static {
+    QUIET.forEach(l -> l.setLevel(java.util.logging.Level.OFF));
+  }
+
   /** An adapter to the single server {@code node}; what it opened is added to {@code opened}. */
   RedisClientAdapter open(RedisNode node, Duration timeout, List<AutoCloseable> opened) {
     if (this == JEDIS) {
