@@ -59,7 +59,10 @@ final class WatermarkColumn {
       return;
     }
     int type = meta.getColumnType(column);
-    if (type == Types.TIMESTAMP_WITH_TIMEZONE) {
+    String typeName = String.valueOf(meta.getColumnTypeName(column)).toLowerCase(java.util.Locale.ROOT);
+    // PostgreSQL's driver reports timestamptz as Types.TIMESTAMP; only its type name tells them apart.
+    boolean zoneName = typeName.equals("timestamptz") || typeName.contains("with time zone");
+    if (type == Types.TIMESTAMP_WITH_TIMEZONE || (type == Types.TIMESTAMP && zoneName)) {
       withZone = true;
     } else if (type == Types.TIMESTAMP) {
       withZone = false;

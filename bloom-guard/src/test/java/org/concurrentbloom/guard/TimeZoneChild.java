@@ -10,14 +10,17 @@ import java.time.LocalDateTime;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.concurrentbloom.Funnels;
+import java.time.ZoneOffset;
+import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 
 /**
  * The child JVM of {@link TimeZoneRestartTest}, started with a chosen {@code -Duser.timezone}. Phase
- * "write" creates an H2 file database of events with a zone-less TIMESTAMP column, builds a guard over
- * its first 1,000 rows, closes it (writing the snapshot), then inserts rows 1,000 to 3,999, one second
- * apart. Phase "check" restarts the guard from that snapshot and prints how it caught up and how many
- * of the later rows it answers "absent" for.
+ * "write" creates a table of events with a timestamp column of the given SQL type (in an H2 file
+ * database or on PostgreSQL: args phase, JDBC URL, user, password, snapshot file, column type), builds a
+ * guard over its first 1,000 rows, closes it (writing the snapshot), then inserts rows 1,000 to 3,999,
+ * one second apart. Phase "check" restarts the guard from that snapshot and prints how it caught up and
+ * how many of the later rows it answers "absent" for.
  */
 public final class TimeZoneChild {
   static final int BEFORE = 1_000;
@@ -27,21 +30,22 @@ public final class TimeZoneChild {
   private TimeZoneChild() {}
 
   public static void main(String[] args) throws Exception {
-    JdbcDataSource db = new JdbcDataSource();
-    db.setURL("jdbc:h2:file:" + Path.of(args[1]).toAbsolutePath());
-    Path snapshot = Path.of(args[2]);
+    DataSource db = dataSource(args[1], args[2], args[3]);
+    Path snapshot = Path.of(args[4]);
+    boolean withZone = args[5].toUpperCase(java.util.Locale.ROOT).contains("WITH TIME ZONE");
     if (args[0].equals("write")) {
       try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE events (email VARCHAR(100) PRIMARY KEY, created_at TIMESTAMP(6) NOT NULL)");
+        s.execute("DROP TABLE IF EXISTS tz_events");
+        s.execute("CREATE TABLE tz_events (email VARCHAR(100) PRIMARY KEY, created_at " + args[5] + " NOT NULL)");
       }
-      insert(db, 0, BEFORE);
+      insert(db, 0, BEFORE, withZone);
       Counting source = new Counting(db);
       try (MembershipGuard<String> guard = guard(source, snapshot)) {
         if (!guard.awaitReady(Duration.ofSeconds(60))) {
           throw new AssertionError("the first build did not finish");
         }
       }
-      insert(db, BEFORE, BEFORE + AFTER);
+      insert(db, BEFORE, BEFORE + AFTER, withZone);
       System.out.println("written");
       return;
     }
@@ -69,12 +73,26 @@ public final class TimeZoneChild {
     return "e" + i + "@example.com";
   }
 
-  private static void insert(JdbcDataSource db, int from, int to) throws SQLException {
+  private static DataSource dataSource(String url, String user, String password) {
+    if (url.startsWith("jdbc:postgresql:")) {
+      org.postgresql.ds.PGSimpleDataSource pg = new org.postgresql.ds.PGSimpleDataSource();
+      pg.setURL(url);
+      pg.setUser(user);
+      pg.setPassword(password);
+      return pg;
+    }
+    JdbcDataSource h2 = new JdbcDataSource();
+    h2.setURL(url);
+    return h2;
+  }
+
+  private static void insert(DataSource db, int from, int to, boolean withZone) throws SQLException {
     try (Connection c = db.getConnection();
-        PreparedStatement ps = c.prepareStatement("INSERT INTO events VALUES (?, ?)")) {
+        PreparedStatement ps = c.prepareStatement("INSERT INTO tz_events VALUES (?, ?)")) {
       for (int i = from; i < to; i++) {
         ps.setString(1, email(i));
-        ps.setObject(2, BASE.plusSeconds(i)); // a zone-less value: the same in every JVM zone
+        // Values that mean the same in every JVM zone: a wall-clock value, or an instant at UTC.
+        ps.setObject(2, withZone ? BASE.plusSeconds(i).atOffset(ZoneOffset.UTC) : BASE.plusSeconds(i));
         ps.executeUpdate();
       }
     }
@@ -86,8 +104,8 @@ public final class TimeZoneChild {
     final AtomicInteger fullScans = new AtomicInteger();
     final AtomicInteger catchUps = new AtomicInteger();
 
-    Counting(JdbcDataSource db) {
-      this.jdbc = JdbcKeySource.builder(db, "SELECT email, created_at FROM events", rs -> rs.getString("email"))
+    Counting(DataSource db) {
+      this.jdbc = JdbcKeySource.builder(db, "SELECT email, created_at FROM tz_events", rs -> rs.getString("email"))
           .timestampWatermarkColumn("created_at").build();
     }
 

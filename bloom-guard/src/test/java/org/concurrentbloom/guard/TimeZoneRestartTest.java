@@ -19,24 +19,41 @@ class TimeZoneRestartTest {
   @TempDir
   Path dir;
 
+  static final String ZONELESS = "TIMESTAMP(6)";
+  static final String WITH_ZONE = "TIMESTAMP(6) WITH TIME ZONE";
+
+  private String h2() {
+    return "jdbc:h2:file:" + dir.resolve("events").toAbsolutePath();
+  }
+
   @Test
   @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aSnapshotWrittenInUtcAndCaughtUpInTokyoMissesNoRow() throws Exception {
-    assertThat(run("UTC", "write")).isEqualTo("written");
-    assertThat(run("Asia/Tokyo", "check")).isEqualTo("fullScans=0 catchUps=1 absent=0");
+    assertThat(run("UTC", "write", h2(), "", "", dir, ZONELESS)).isEqualTo("written");
+    assertThat(run("Asia/Tokyo", "check", h2(), "", "", dir, ZONELESS)).isEqualTo("fullScans=0 catchUps=1 absent=0");
   }
 
   @Test
   @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aSnapshotWrittenInTokyoAndCaughtUpInNewYorkMissesNoRow() throws Exception {
-    assertThat(run("Asia/Tokyo", "write")).isEqualTo("written");
-    assertThat(run("America/New_York", "check")).isEqualTo("fullScans=0 catchUps=1 absent=0");
+    assertThat(run("Asia/Tokyo", "write", h2(), "", "", dir, ZONELESS)).isEqualTo("written");
+    assertThat(run("America/New_York", "check", h2(), "", "", dir, ZONELESS))
+        .isEqualTo("fullScans=0 catchUps=1 absent=0");
   }
 
-  private String run(String zone, String phase) throws IOException, InterruptedException {
+  @Test
+  @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aTimestampWithTimeZoneColumnIsCaughtUpInAnyZoneToo() throws Exception {
+    assertThat(run("UTC", "write", h2(), "", "", dir, WITH_ZONE)).isEqualTo("written");
+    assertThat(run("Asia/Tokyo", "check", h2(), "", "", dir, WITH_ZONE)).isEqualTo("fullScans=0 catchUps=1 absent=0");
+  }
+
+  /** Runs one phase of {@link TimeZoneChild} in a JVM whose default zone is {@code zone}; its output. */
+  static String run(String zone, String phase, String url, String user, String password, Path dir, String columnType)
+      throws IOException, InterruptedException {
     Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Duser.timezone=" + zone, "-cp", System.getProperty("java.class.path"), TimeZoneChild.class.getName(),
-        phase, dir.resolve("events").toString(), dir.resolve("events.snapshot").toString())
+        phase, url, user, password, dir.resolve("events.snapshot").toString(), columnType)
         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     try {
       String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

@@ -32,7 +32,6 @@ import java.util.concurrent.TimeoutException;
  * Every wait is bounded by the connection's own command timeout.
  */
 final class LettuceAdapter extends RedisClientAdapter {
-  private static final byte[][] NO_VALUES = new byte[0][];
   private static final Duration AWAIT_GRACE = Duration.ofSeconds(1);
 
   private final StatefulConnection<byte[], byte[]> connection;

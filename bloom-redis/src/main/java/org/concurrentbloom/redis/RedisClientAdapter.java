@@ -10,7 +10,7 @@ import redis.clients.jedis.UnifiedJedis;
  * ({@link LettuceAdapters}). Both send the same scripts to the same keys, so instances on either client
  * share one filter. The adapter uses the caller's client, connection or pool and never closes it.
  *
- * <p>Only the few commands the filters need are here, package-private: the scripts' EVALSHA and EVAL,
+ * <p>Only the few commands the filters need are here, package-private: the scripts' EVALSHA and SCRIPT LOAD,
  * pipelines of them with WAIT, and plain key reads and writes. Every failure is a
  * {@link RedisCallException}. Implementations are thread-safe as their client is.
  */
