@@ -8,7 +8,8 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.RedisClient;
@@ -21,18 +22,29 @@ class RedisCreateModesTest {
   private RedisClient redis;
   private String name;
 
+  /** Admin commands (planting foreign data, reading keys) go through Jedis; the filters through {@code client}. */
+  private RedisClientAdapter filters;
+  private String method;
+
   @BeforeEach
   void setUp(TestInfo info) {
     redis = SERVER.client();
-    name = "modes:" + info.getTestMethod().orElseThrow().getName();
+    method = info.getTestMethod().orElseThrow().getName();
+  }
+
+  private void use(Client client) {
+    filters = SERVER.adapter(client);
+    name = "modes:" + method + ":" + client;
   }
 
   private RedisBloomFilter.Builder<CharSequence> builder(long n) {
-    return RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel()).expectedInsertions(n);
+    return RedisBloomFilter.<CharSequence>builder(filters, name, Funnels.stringFunnel()).expectedInsertions(n);
   }
 
-  @Test
-  void createNewCreatesOnceAndThenRefusesWritingNothing() {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void createNewCreatesOnceAndThenRefusesWritingNothing(Client client) {
+    use(client);
     RedisBloomFilter<CharSequence> first = builder(1_000).createNew();
     assertThat(first.created()).isTrue();
     first.add("alice");
@@ -42,27 +54,33 @@ class RedisCreateModesTest {
     assertThat(first.mightContain("alice")).isTrue();
   }
 
-  @Test
-  void createNewOfAPartitionedFilterRefusesIfAnyPartitionExists() {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void createNewOfAPartitionedFilterRefusesIfAnyPartitionExists(Client client) {
+    use(client);
     builder(4_000).partitions(4).createNew();
     redis.del(FilterKeys.bitsKey(name, 0), FilterKeys.metaKey(name, 0));
     assertThatThrownBy(() -> builder(4_000).partitions(4).createNew()).isInstanceOf(RedisFilterExistsException.class);
     assertThat(redis.exists(FilterKeys.metaKey(name, 0))).as("the dry run wrote nothing").isFalse();
   }
 
-  @Test
-  void createOrAttachSaysWhetherItCreated() {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void createOrAttachSaysWhetherItCreated(Client client) {
+    use(client);
     assertThat(builder(1_000).createOrAttach().created()).isTrue();
     RedisBloomFilter<CharSequence> again = builder(1_000).createOrAttach();
     assertThat(again.created()).isFalse();
     assertThat(builder(1_000).create().created()).as("create() is createOrAttach()").isFalse();
-    assertThat(RedisBloomFilter.attach(redis, name, Funnels.stringFunnel()).created()).isFalse();
-    assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name + "-absent", Funnels.stringFunnel()))
+    assertThat(RedisBloomFilter.attach(filters, name, Funnels.stringFunnel()).created()).isFalse();
+    assertThatThrownBy(() -> RedisBloomFilter.attach(filters, name + "-absent", Funnels.stringFunnel()))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("no filter named");
   }
 
-  @Test
-  void batchesTakeAnyIterableAndLongArrays() {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void batchesTakeAnyIterableAndLongArrays(Client client) {
+    use(client);
     RedisBloomFilter<CharSequence> strings = builder(10_000).create();
     Set<String> set = new LinkedHashSet<>(keys("s", 1_000));
     assertThat(strings.addAll(set)).isEqualTo(1_000);
@@ -70,7 +88,7 @@ class RedisCreateModesTest {
     assertThat(answers).hasSize(1_000).containsOnly(true);
     assertThat(strings.mightContainAll(keys("absent", 100))).contains(false);
 
-    RedisBloomFilter<Long> longs = RedisBloomFilter.create(redis, name + "-longs", Funnels.longFunnel(), 10_000, 0.01);
+    RedisBloomFilter<Long> longs = RedisBloomFilter.create(filters, name + "-longs", Funnels.longFunnel(), 10_000, 0.01);
     long[] ids = new long[2_000];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = 1_000_000L + i;

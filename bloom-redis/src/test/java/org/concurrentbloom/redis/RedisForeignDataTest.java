@@ -14,7 +14,8 @@ import org.concurrentbloom.Funnels;
 import org.concurrentbloom.guard.MembershipGuard;
 import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.RedisClient;
@@ -34,10 +35,19 @@ class RedisForeignDataTest {
   private RedisClient redis;
   private String name;
 
+  /** Admin commands (planting foreign data, reading keys) go through Jedis; the filters through {@code client}. */
+  private RedisClientAdapter filters;
+  private String method;
+
   @BeforeEach
   void setUp(TestInfo info) {
     redis = SERVER.client();
-    name = "app:" + info.getTestMethod().orElseThrow().getName();
+    method = info.getTestMethod().orElseThrow().getName();
+  }
+
+  private void use(Client client) {
+    filters = SERVER.adapter(client);
+    name = "app:" + method + ":" + client;
   }
 
   private String meta(int partition) {
@@ -69,46 +79,54 @@ class RedisForeignDataTest {
     return found;
   }
 
-  @Test
-  void createOverAnotherApplicationsHashRefusesNamingTheKeyAndWritesNothing() {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void createOverAnotherApplicationsHashRefusesNamingTheKeyAndWritesNothing(Client client) {
+    use(client);
     redis.hset(meta(0), Map.of("owner", "billing", "total", "42"));
-    assertThatThrownBy(() -> RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01))
+    assertThatThrownBy(() -> RedisBloomFilter.create(filters, name, Funnels.stringFunnel(), 1_000, 0.01))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining(meta(0));
     assertThat(redis.hgetAll(meta(0))).isEqualTo(Map.of("owner", "billing", "total", "42"));
     assertThat(redis.exists(bits(0))).as("no bit string beside it").isFalse();
-    assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name, Funnels.stringFunnel()))
+    assertThatThrownBy(() -> RedisBloomFilter.attach(filters, name, Funnels.stringFunnel()))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining(meta(0));
   }
 
-  @Test
-  void aStringOrAListAtTheMetadataKeyIsAMismatchNamingKeyAndType() {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void aStringOrAListAtTheMetadataKeyIsAMismatchNamingKeyAndType(Client client) {
+    use(client);
     redis.set(meta(0), "a cached page");
-    assertThatThrownBy(() -> RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01))
+    assertThatThrownBy(() -> RedisBloomFilter.create(filters, name, Funnels.stringFunnel(), 1_000, 0.01))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining(meta(0)).hasMessageContaining("string");
-    assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name, Funnels.stringFunnel()))
+    assertThatThrownBy(() -> RedisBloomFilter.attach(filters, name, Funnels.stringFunnel()))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining(meta(0)).hasMessageContaining("string");
     assertThat(redis.get(meta(0))).isEqualTo("a cached page");
     redis.del(meta(0));
     redis.rpush(meta(0), "job-1", "job-2");
-    assertThatThrownBy(() -> RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01))
+    assertThatThrownBy(() -> RedisBloomFilter.create(filters, name, Funnels.stringFunnel(), 1_000, 0.01))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining(meta(0)).hasMessageContaining("list");
     assertThat(redis.lrange(meta(0), 0, -1)).containsExactly("job-1", "job-2");
     assertThat(redis.exists(bits(0))).isFalse();
   }
 
-  @Test
-  void aForeignHashInOnePartitionIsRefusedBeforeAnyPartitionIsWritten() {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void aForeignHashInOnePartitionIsRefusedBeforeAnyPartitionIsWritten(Client client) {
+    use(client);
     redis.hset(meta(2), Map.of("owner", "billing"));
-    assertThatThrownBy(() -> RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel())
+    assertThatThrownBy(() -> RedisBloomFilter.<CharSequence>builder(filters, name, Funnels.stringFunnel())
         .expectedInsertions(4_000).partitions(4).create())
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining(meta(2));
     assertThat(keysMentioningName()).as("only the foreign key").containsExactly(meta(2));
     assertThat(redis.hgetAll(meta(2))).isEqualTo(Map.of("owner", "billing"));
   }
 
-  @Test
-  void aBitStringReplacedByAForeignValueIsNeitherWrittenIntoNorDownloaded() {
-    RedisBloomFilter<CharSequence> f = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01);
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void aBitStringReplacedByAForeignValueIsNeitherWrittenIntoNorDownloaded(Client client) {
+    use(client);
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.create(filters, name, Funnels.stringFunnel(), 1_000, 0.01);
     f.add("alice");
     redis.set(bits(0), "session:4711");
     assertThatThrownBy(() -> f.add("bob")).isInstanceOf(RedisFilterMismatchException.class)
@@ -123,12 +141,14 @@ class RedisForeignDataTest {
         .hasMessageContaining(bits(0)).hasMessageContaining("list");
   }
 
-  @Test
-  void aWaitShortfallAfterScriptFlushIsReportedOnlyForAnAddThatRan() {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void aWaitShortfallAfterScriptFlushIsReportedOnlyForAnAddThatRan(Client client) {
+    use(client);
     // One server, no replica: every WAIT for one replica falls short, so every write here throws; the
     // question is whether what it says ("is on the master") is true.
-    RedisBloomFilter<CharSequence> plain = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01);
-    RedisBloomFilter<CharSequence> durable = RedisBloomFilter.<CharSequence>builder(redis, name,
+    RedisBloomFilter<CharSequence> plain = RedisBloomFilter.create(filters, name, Funnels.stringFunnel(), 1_000, 0.01);
+    RedisBloomFilter<CharSequence> durable = RedisBloomFilter.<CharSequence>builder(filters, name,
         Funnels.stringFunnel()).waitForReplicas(1, Duration.ofMillis(50)).attach();
     redis.scriptFlush(); // as after a restart or a failover
     assertThatThrownBy(() -> durable.add("after-flush")).isInstanceOf(RedisFilterException.class)
@@ -143,9 +163,11 @@ class RedisForeignDataTest {
     }
   }
 
-  @Test
-  void addAllWithANullItemAfterTenThousandOthersWritesNothing() {
-    RedisBloomFilter<CharSequence> f = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 20_000, 0.01);
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void addAllWithANullItemAfterTenThousandOthersWritesNothing(Client client) {
+    use(client);
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.create(filters, name, Funnels.stringFunnel(), 20_000, 0.01);
     List<String> batch = new ArrayList<>(keys("k", 10_000));
     batch.add(null);
     assertThatThrownBy(() -> f.addAll(batch)).isInstanceOf(NullPointerException.class)
@@ -154,24 +176,28 @@ class RedisForeignDataTest {
     assertThat(f.mightContain("k0")).isFalse();
   }
 
-  @Test
-  void everyKeyOfAFilterAndOfASharedGuardStartsWithItsName() throws Exception {
-    RedisBloomFilter<CharSequence> f = RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel())
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void everyKeyOfAFilterAndOfASharedGuardStartsWithItsName(Client client) throws Exception {
+    use(client);
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.<CharSequence>builder(filters, name, Funnels.stringFunnel())
         .expectedInsertions(4_000).partitions(3).create();
     f.add("x");
     assertThat(keysStartingWith(name + ":")).hasSize(6);
     String guardName = name + "-guard";
-    try (MembershipGuard<String> guard = Guards.sharedInstance(TableSource.of("u", 10), guardName, redis)) {
+    try (MembershipGuard<String> guard = Guards.sharedInstance(TableSource.of("u", 10), guardName, filters)) {
       assertThat(guard.mightExist("u1")).isTrue();
       assertThat(keysStartingWith(guardName + ":")).as("state, generation bits and meta").hasSize(3);
     }
     assertThat(keysMentioningName()).hasSize(9).allMatch(k -> k.startsWith(name));
   }
 
-  @Test
-  void createWithAnotherNAndPOfTheSameShapeReportsTheStoredOnes() {
-    RedisBloomFilter<CharSequence> first = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01);
-    RedisBloomFilter<CharSequence> second = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_001, 0.01);
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void createWithAnotherNAndPOfTheSameShapeReportsTheStoredOnes(Client client) {
+    use(client);
+    RedisBloomFilter<CharSequence> first = RedisBloomFilter.create(filters, name, Funnels.stringFunnel(), 1_000, 0.01);
+    RedisBloomFilter<CharSequence> second = RedisBloomFilter.create(filters, name, Funnels.stringFunnel(), 1_001, 0.01);
     assertThat(second.bitSize()).isEqualTo(first.bitSize());
     assertThat(second.hashFunctions()).isEqualTo(first.hashFunctions());
     assertThat(second.expectedInsertions()).as("the stored n").isEqualTo(1_000);
