@@ -10,7 +10,7 @@ import redis.clients.jedis.UnifiedJedis;
  * (docs/FORMAT.md) next to the filters. {@link #put} replaces the value in one SET, so a reader sees the
  * old blob or the new one, never a mix. Values are limited to Redis's 512 MB.
  *
- * <p>Immutable; any thread may call any method, as the Jedis client may. Failures throw
+ * <p>Immutable; any thread may call any method, as the client (Jedis or Lettuce) may. Failures throw
  * {@link RedisFilterException}; a missing key is an empty {@code Optional}, never an error.
  */
 public final class RedisBlobStore {

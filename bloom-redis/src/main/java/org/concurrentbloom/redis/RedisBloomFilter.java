@@ -37,7 +37,7 @@ import redis.clients.jedis.UnifiedJedis;
  * the filter is split into that many independent filters, each in its own hash slot (docs/REDIS.md).
  *
  * <h2>Thread safety and failures</h2>
- * Instances are immutable and every method may be called from any thread, as the Jedis client may. Each
+ * Instances are immutable and every method may be called from any thread, as the client (Jedis or Lettuce) may. Each
  * add, query, clear and per-partition statistic is one atomic script on the server, so adds from any
  * number of clients are never lost. A Redis error or timeout throws {@link RedisFilterException}; no
  * method ever turns a failure into "absent". A script that finds the stored shape different from this

@@ -28,7 +28,7 @@ import org.concurrentbloom.guard.GuardSpec;
  * that the instance refreshes its view and tries again (at most {@value #MAX_ATTEMPTS} times).
  *
  * <p>Threads: any, as {@link GuardFilters} says; the view is one volatile reference to an immutable
- * record, and the Jedis client is thread-safe.
+ * record, and both clients are thread-safe.
  */
 final class RedisGuardFilters<K> implements GuardFilters<K> {
   /*

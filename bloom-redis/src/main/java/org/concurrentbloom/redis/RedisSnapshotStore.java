@@ -26,7 +26,7 @@ import redis.clients.jedis.UnifiedJedis;
  * rebuilt), never trusted. Durability is Redis's: with AOF the snapshot survives a Redis restart; if it
  * is lost, the guard rebuilds from a full scan.
  *
- * <p>Immutable; any thread may call it, as the Jedis client may. Redis failures are IOExceptions, as
+ * <p>Immutable; any thread may call it, as the client (Jedis or Lettuce) may. Redis failures are IOExceptions, as
  * {@link SnapshotStore} asks.
  */
 public final class RedisSnapshotStore implements SnapshotStore {
