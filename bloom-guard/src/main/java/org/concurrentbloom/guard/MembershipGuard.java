@@ -396,6 +396,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
     }
     LOG.log(Level.DEBUG, () -> "guard " + name + ": using the live filter another instance published ("
         + live.get() + ")");
+    loop.published();
     ready.complete(null);
     return true;
   }
@@ -425,7 +426,8 @@ public final class MembershipGuard<K> implements AutoCloseable {
     LOG.log(Level.DEBUG, () -> "guard " + name + ": published a filter from a " + how + " of " + result.keys()
         + " keys in " + nanos / 1_000_000 + " ms");
     writeSnapshot();
-    ready.complete(null); // last, so whoever waited for it also sees the snapshot
+    loop.published();
+    ready.complete(null); // last, so whoever waited for it also sees the snapshot and the stats
     return outgrown;
   }
 

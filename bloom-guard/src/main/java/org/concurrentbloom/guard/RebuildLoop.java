@@ -95,6 +95,15 @@ final class RebuildLoop {
     }
   }
 
+  /**
+   * Called by a build, on the build thread, when it has made a filter live, before it tells anyone
+   * (awaitReady): whoever then reads the stats sees no failure streak, though the build may still run
+   * (a resize round) and fail, which starts a new streak.
+   */
+  void published() {
+    consecutiveFailures = 0;
+  }
+
   /** True if the calling thread is running a build (so waiting for one would wait for itself). */
   boolean onBuildThread() {
     return Thread.currentThread() == buildThread;
