@@ -41,10 +41,12 @@ public final class FileSnapshotStore implements SnapshotStore {
   volatile Runnable beforeRename = () -> { };
 
   /**
-   * A store for {@code file}. The directory must exist. Deletes temporary files that an interrupted
-   * write on this path left behind.
+   * A store for {@code file}. The directory must exist: it is checked here, since a missing one would
+   * otherwise make every later write fail, seen only in the guard's {@code snapshotFailures}. Deletes
+   * temporary files that an interrupted write on this path left behind.
    *
-   * @throws IllegalArgumentException if {@code file} has no file name or is a directory
+   * @throws IllegalArgumentException if {@code file} has no file name or is a directory, or if its
+   *     directory does not exist or is not a directory (the message names it)
    * @throws IOException if the directory cannot be listed
    */
   public FileSnapshotStore(Path file) throws IOException {
@@ -52,6 +54,10 @@ public final class FileSnapshotStore implements SnapshotStore {
     Path absolute = file.toAbsolutePath();
     if (absolute.getFileName() == null || Files.isDirectory(absolute)) {
       throw new IllegalArgumentException("snapshot file must be a file path, was " + file);
+    }
+    if (!Files.isDirectory(absolute.getParent())) {
+      throw new IllegalArgumentException("the directory of snapshot file " + file + " does not exist or is not a"
+          + " directory: " + absolute.getParent() + " (create it first)");
     }
     this.file = absolute;
     deleteStaleTemporaryFiles();
@@ -118,9 +124,6 @@ public final class FileSnapshotStore implements SnapshotStore {
 
   private void deleteStaleTemporaryFiles() throws IOException {
     Path dir = file.getParent();
-    if (!Files.isDirectory(dir)) {
-      return;
-    }
     String glob = tempPrefix().replace("\\", "\\\\").replace("*", "\\*").replace("?", "\\?")
         .replace("{", "\\{").replace("[", "\\[") + "*" + TEMP_SUFFIX;
     try (DirectoryStream<Path> stale = Files.newDirectoryStream(dir, glob)) {

@@ -117,8 +117,10 @@ public final class JdbcKeySource<K> implements KeySource<K> {
 
     /**
      * Names a timestamp column of the query, set at insert and never moved back, to use as the
-     * watermark (as microseconds since the epoch). @throws IllegalArgumentException if {@code column}
-     * is not a plain SQL identifier
+     * watermark, in microseconds. The column must be a {@code TIMESTAMP} or a
+     * {@code TIMESTAMP WITH TIME ZONE}; its values are read and bound without the JVM's default time
+     * zone, so a snapshot caught up by a JVM in another zone starts from the same row.
+     * @throws IllegalArgumentException if {@code column} is not a plain SQL identifier
      */
     public Builder<K> timestampWatermarkColumn(String column) {
       this.watermark = new WatermarkColumn(column, true);
@@ -183,6 +185,9 @@ public final class JdbcKeySource<K> implements KeySource<K> {
             sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
           statement.setFetchSize(fetchSize);
           if (bindWatermark) {
+            if (watermark.needsType()) {
+              learnWatermarkType(connection);
+            }
             watermark.bind(statement, 1, after);
           }
           try (ResultSet rows = statement.executeQuery()) {
@@ -199,6 +204,18 @@ public final class JdbcKeySource<K> implements KeySource<K> {
           connection.setAutoCommit(true);
         }
       }
+    }
+  }
+
+  /**
+   * A catch-up right after a restart binds the watermark before any row was read, so the column's type
+   * (with or without time zone) is asked of an empty result of the same query.
+   */
+  private void learnWatermarkType(Connection connection) throws SQLException {
+    String probe = "SELECT * FROM (" + query + ") AS bloom_keys WHERE 1 = 0";
+    try (PreparedStatement statement = connection.prepareStatement(probe);
+        ResultSet empty = statement.executeQuery()) {
+      watermark.learnType(empty.getMetaData(), empty.findColumn(watermark.name));
     }
   }
 

@@ -72,6 +72,8 @@ import org.concurrentbloom.Funnel;
  */
 public final class MembershipGuard<K> implements AutoCloseable {
   private static final Logger LOG = System.getLogger(MembershipGuard.class.getName());
+  /** Immediate re-scans after a scan outgrew its filter; see resizeAfterScan. */
+  private static final int RESIZE_ROUNDS = 2;
 
   /**
    * Looks a key up in the source of truth, for {@link #check}.
@@ -94,6 +96,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
   private final double growthFactor;
   private final SnapshotStore snapshotStore;
   private final Duration closeGrace;
+  private final FilterBudget budget;
   private final GuardFilters<K> filters;
   private final RebuildLoop loop;
   private final GuardCounters counters = new GuardCounters();
@@ -123,6 +126,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
     this.growthFactor = b.growthFactor;
     this.snapshotStore = b.snapshotStore;
     this.closeGrace = b.closeGrace;
+    this.budget = b.budget;
     GuardSpec<K> spec = new GuardSpec<>(name, funnel, configuredInsertions, fpp, blocked, b.deleteCountThreshold,
         b.deleteFractionThreshold, this::liveLost);
     this.filters = b.backend != null ? b.backend.open(spec) : new LocalFilters<>(spec, b.dualWrite);
@@ -343,14 +347,46 @@ public final class MembershipGuard<K> implements AutoCloseable {
         if (snapshot.isPresent()) {
           GuardFilters.Candidate<K> next = rebuild.begin(snapshot.get().filter(), snapshot.get().watermark());
           long after = snapshot.get().watermark().orElse(Long.MIN_VALUE);
-          publish(next, start, failedBefore, () -> source.scanAfter(after, next::add),
-              "snapshot caught up after watermark " + after);
+          if (publish(next, start, failedBefore, () -> source.scanAfter(after, next::add),
+              "snapshot caught up after watermark " + after)) {
+            loop.request(RebuildLoop.Reason.GROWTH);
+          }
           return;
         }
       }
       GuardFilters.Candidate<K> next = rebuild.begin(nextCapacity(current));
-      publish(next, start, failedBefore, () -> source.scanAll(next::add), "full scan");
+      if (!publish(next, start, failedBefore, () -> source.scanAll(next::add), "full scan")) {
+        return;
+      }
     }
+    resizeAfterScan();
+  }
+
+  /**
+   * The scan just published found more keys than its filter was sized for (rows added without
+   * recordInsert, such as a bulk import). Scans again at once, in the same build, into a filter sized
+   * for what it found, so that a rebuildNow() returns with a filter that meets its fpp for the rows its
+   * scan saw rather than only queueing a resize. A source still growing faster than the rounds gets
+   * the usual queued growth rebuild.
+   */
+  private void resizeAfterScan() throws Exception {
+    for (int round = 1; round <= RESIZE_ROUNDS; round++) {
+      Optional<GuardFilters.Live> live = filters.live();
+      if (live.isPresent() && live.get().capacity() >= budget.maxCapacity()) {
+        return; // at the budget: a larger filter cannot be built, nextCapacity warned
+      }
+      long start = System.nanoTime();
+      long failedBefore = failedInserts.get();
+      try (GuardFilters.Rebuild<K> rebuild = filters.rebuild()) {
+        long capacity = nextCapacity(filters.live());
+        GuardFilters.Candidate<K> next = rebuild.begin(capacity);
+        if (!publish(next, start, failedBefore, () -> source.scanAll(next::add),
+            "full scan resized to " + capacity + " keys")) {
+          return;
+        }
+      }
+    }
+    loop.request(RebuildLoop.Reason.GROWTH);
   }
 
   /** Takes {@code live}, if present, as this guard's filter: another instance published it. */
@@ -360,6 +396,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
     }
     LOG.log(Level.DEBUG, () -> "guard " + name + ": using the live filter another instance published ("
         + live.get() + ")");
+    loop.published();
     ready.complete(null);
     return true;
   }
@@ -370,8 +407,11 @@ public final class MembershipGuard<K> implements AutoCloseable {
     ScanResult run() throws Exception;
   }
 
-  /** Scans into the registered {@code next} and publishes it; afterwards writes the snapshot. */
-  private void publish(GuardFilters.Candidate<K> next, long start, long failedBefore, Scan scan, String how)
+  /**
+   * Scans into the registered {@code next} and publishes it; afterwards writes the snapshot. Returns true
+   * if the published filter already holds more keys than its capacity.
+   */
+  private boolean publish(GuardFilters.Candidate<K> next, long start, long failedBefore, Scan scan, String how)
       throws Exception {
     ScanResult result = scan.run();
     if (closed) {
@@ -385,11 +425,10 @@ public final class MembershipGuard<K> implements AutoCloseable {
     rebuilds++;
     LOG.log(Level.DEBUG, () -> "guard " + name + ": published a filter from a " + how + " of " + result.keys()
         + " keys in " + nanos / 1_000_000 + " ms");
-    if (outgrown) {
-      loop.request(RebuildLoop.Reason.GROWTH); // the source already outgrew this filter
-    }
     writeSnapshot();
-    ready.complete(null); // last, so whoever waited for it also sees the snapshot and any follow-up queued
+    loop.published();
+    ready.complete(null); // last, so whoever waited for it also sees the snapshot and the stats
+    return outgrown;
   }
 
   /**
@@ -405,6 +444,13 @@ public final class MembershipGuard<K> implements AutoCloseable {
       if (count > current.capacity()) {
         capacity = Math.max(capacity, (long) Math.min(Long.MAX_VALUE / 2, Math.ceil(count * growthFactor)));
       }
+    }
+    long max = budget.maxCapacity();
+    if (capacity > max) {
+      long wanted = capacity;
+      LOG.log(Level.WARNING, () -> "guard " + name + ": a filter for " + wanted + " keys would not fit; building"
+          + " one for " + max + " keys, whose false-positive rate will exceed " + fpp);
+      capacity = max;
     }
     return capacity;
   }
@@ -543,6 +589,18 @@ public final class MembershipGuard<K> implements AutoCloseable {
     closed = true;
     if (loop.close(closeGrace)) { // the build thread stopped: no snapshot write can overlap this one
       writeSnapshot();
+    } else if (snapshotStore != null) {
+      // Writing now could overlap the build thread's own write; skipping must not be silent, though:
+      // the restart will catch up from an older snapshot.
+      String why = "close(): a build did not stop within closeTimeout " + closeGrace
+          + "; the final snapshot was not written";
+      snapshotFailures.increment();
+      lastSnapshotError = why;
+      LOG.log(Level.WARNING, () -> "guard " + name + ": " + why + " (the previous one in " + snapshotStore
+          + " is kept)");
+    } else {
+      LOG.log(Level.WARNING, () -> "guard " + name + ": close(): a build did not stop within closeTimeout "
+          + closeGrace);
     }
     filters.close();
   }
@@ -578,6 +636,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
     private GuardScheduler scheduler;
     private boolean dualWrite = true;
     private GuardBackend<K> backend;
+    private FilterBudget budget;
 
     private Builder(Funnel<? super K> funnel, KeySource<K> source) {
       this.funnel = Objects.requireNonNull(funnel, "funnel");
@@ -693,7 +752,12 @@ public final class MembershipGuard<K> implements AutoCloseable {
       return this;
     }
 
-    /** How long {@link MembershipGuard#close()} waits for a running build to stop. Default 10 s. */
+    /**
+     * How long {@link MembershipGuard#close()} waits for a running build to stop. Default 10 s. If the
+     * build does not stop in time, the final snapshot is skipped (writing it could overlap the build's
+     * own): logged as a WARNING and counted in {@link GuardStats#snapshotFailures()}, with
+     * {@link GuardStats#lastSnapshotError()} saying so.
+     */
     public Builder<K> closeTimeout(Duration grace) {
       if (grace == null || grace.isNegative()) {
         throw new IllegalArgumentException("closeTimeout must be >= 0, was " + grace);
@@ -720,13 +784,18 @@ public final class MembershipGuard<K> implements AutoCloseable {
      * {@link MembershipGuard#awaitReady}.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
-     * @throws IllegalArgumentException if the {@linkplain #backend backend} cannot serve this
-     *     configuration (the message says why)
+     * @throws IllegalArgumentException if no filter for {@code expectedInsertions} at {@code fpp} can
+     *     exist: past the largest {@code long[]} (about 2^37 bits) or, for the default backend in this
+     *     JVM, past half of {@link Runtime#maxMemory()} (a rebuild holds two filters at once); the
+     *     message names the size and the limit. Or if the {@linkplain #backend backend} cannot serve
+     *     this configuration (the message says why)
      */
     public MembershipGuard<K> build() {
       if (expectedInsertions < 0) {
         throw new IllegalStateException("expectedInsertions(n) must be set before build()");
       }
+      budget = FilterBudget.of(fpp, blocked, backend == null ? Runtime.getRuntime().maxMemory() : -1);
+      budget.check(expectedInsertions, fpp);
       MembershipGuard<K> guard = new MembershipGuard<>(this);
       guard.loop.request(RebuildLoop.Reason.START);
       return guard;

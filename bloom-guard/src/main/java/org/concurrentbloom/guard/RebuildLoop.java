@@ -15,7 +15,8 @@ import java.util.concurrent.RejectedExecutionException;
  * every request is answered by a build whose scan started after the request.
  *
  * <p>Failures. A failed build completes its future exceptionally and schedules one retry after the
- * {@link Backoff} delay for the number of consecutive failures; a retry that finds a build has
+ * {@link Backoff} delay for the number of consecutive failures (never after a VirtualMachineError such
+ * as OutOfMemoryError, which a retry would only repeat); a retry that finds a build has
  * succeeded meanwhile does nothing. Periodic rebuilds ({@code interval}) are scheduled after each
  * success; only the most recently scheduled one fires.
  *
@@ -94,6 +95,15 @@ final class RebuildLoop {
     }
   }
 
+  /**
+   * Called by a build, on the build thread, when it has made a filter live, before it tells anyone
+   * (awaitReady): whoever then reads the stats sees no failure streak, though the build may still run
+   * (a resize round) and fail, which starts a new streak.
+   */
+  void published() {
+    consecutiveFailures = 0;
+  }
+
   /** True if the calling thread is running a build (so waiting for one would wait for itself). */
   boolean onBuildThread() {
     return Thread.currentThread() == buildThread;
@@ -124,6 +134,13 @@ final class RebuildLoop {
       lastError = e.getClass().getName() + ": " + e.getMessage();
       mine.completeExceptionally(e);
       if (isClosed()) {
+        return;
+      }
+      if (e instanceof VirtualMachineError) {
+        // An OutOfMemoryError would most likely recur on every retry, each one first filling the heap
+        // the application needs: report it and wait for a request (rebuildNow, growth, deletes) instead.
+        log.log(Level.ERROR, () -> "guard " + name + ": build failed with " + e.getClass().getName()
+            + "; the previous filter stays live; NOT retrying automatically", e);
         return;
       }
       Duration delay = backoff.delayAfter(consecutive);

@@ -83,4 +83,15 @@ class FileSnapshotStoreTest {
     assertThatThrownBy(() -> new FileSnapshotStore(dir)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(dir.toString());
   }
+
+  @Test
+  void aFileInADirectoryThatDoesNotExistIsRefusedNamingTheDirectory() throws IOException {
+    Path missing = dir.resolve("no-such-dir");
+    assertThatThrownBy(() -> new FileSnapshotStore(missing.resolve("s.snapshot")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(missing.toString())
+        .hasMessageContaining("does not exist");
+    Path file = Files.createFile(dir.resolve("plain-file"));
+    assertThatThrownBy(() -> new FileSnapshotStore(file.resolve("s.snapshot")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(file.toString());
+  }
 }

@@ -57,7 +57,7 @@ class SnapshotCodecTest {
     byte[] bytes = encode(filter(1), OptionalLong.empty());
     ByteBuffer b = ByteBuffer.wrap(bytes);
     assertThat(b.getInt()).isEqualTo(0x43424753);
-    assertThat(b.get()).isEqualTo((byte) 1);
+    assertThat(b.get()).as("version").isEqualTo((byte) 2);
     assertThat(b.get()).as("flags: no watermark").isEqualTo((byte) 0);
     assertThat(b.get()).as("layout").isEqualTo((byte) 1);
     assertThat(b.get()).isZero();
@@ -115,5 +115,17 @@ class SnapshotCodecTest {
     crc.update(bytes, 0, 61);
     b.putInt(61, (int) crc.getValue());
     assertThatThrownBy(() -> decode(bytes)).isInstanceOf(IOException.class).hasMessageContaining("envelope says");
+  }
+
+  @Test
+  void aVersionOneSnapshotWhoseTimestampWatermarkDependedOnTheZoneIsRefused() throws IOException {
+    byte[] bytes = encode(filter(10), OptionalLong.of(7));
+    ByteBuffer b = ByteBuffer.wrap(bytes);
+    b.put(4, (byte) 1);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(bytes, 0, 61);
+    b.putInt(61, (int) crc.getValue());
+    assertThatThrownBy(() -> decode(bytes)).isInstanceOf(IOException.class)
+        .hasMessageContaining("unsupported snapshot version 1");
   }
 }

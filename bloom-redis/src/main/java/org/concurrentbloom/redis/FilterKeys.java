@@ -5,10 +5,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * Key names and the choice of partition (docs/REDIS.md, "Keys" and "Partitions").
  *
- * <p>Partition i of the filter NAME is the bit string {@code {NAME:pI}:bits} and the hash
- * {@code {NAME:pI}:meta}. The braces are a Redis Cluster hash tag: both keys of a partition hash to the
- * same slot, so a script may touch both, while the partitions' tags differ and spread over the masters.
- * Names may not contain braces, which would move the tag.
+ * <p>Partition i of the filter NAME is the bit string {@code NAME:{NAME:pI}:bits} and the hash
+ * {@code NAME:{NAME:pI}:meta}. Every key starts with the name, so an ACL key pattern ({@code ~app:*})
+ * or {@code SCAN MATCH app:*} covers all of a filter's keys. The braces are a Redis Cluster hash tag:
+ * the slot is the hash of the first {...} alone, so both keys of a partition share a slot (a script
+ * may touch both) while the partitions' tags differ and spread over the masters. Names may not contain
+ * braces, which would move the tag.
  */
 final class FilterKeys {
   /** The most partitions a filter may have. */
@@ -36,12 +38,20 @@ final class FilterKeys {
     return "{" + name + ":p" + partition + "}";
   }
 
+  static String bitsKey(String name, int partition) {
+    return name + ":" + tag(name, partition) + ":bits";
+  }
+
+  static String metaKey(String name, int partition) {
+    return name + ":" + tag(name, partition) + ":meta";
+  }
+
   static byte[] bits(String name, int partition) {
-    return (tag(name, partition) + ":bits").getBytes(StandardCharsets.UTF_8);
+    return bitsKey(name, partition).getBytes(StandardCharsets.UTF_8);
   }
 
   static byte[] meta(String name, int partition) {
-    return (tag(name, partition) + ":meta").getBytes(StandardCharsets.UTF_8);
+    return metaKey(name, partition).getBytes(StandardCharsets.UTF_8);
   }
 
   /**

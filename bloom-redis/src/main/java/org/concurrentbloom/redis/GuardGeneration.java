@@ -4,7 +4,6 @@ import static org.concurrentbloom.redis.RedisBloomFilter.ascii;
 
 import java.util.List;
 import org.concurrentbloom.BitIndexer;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One generation of a shared guard as a client knows it: its number, its shape (read once from its
@@ -41,7 +40,7 @@ record GuardGeneration<K>(long number, BitIndexer<K> indexer, long capacity, dou
   }
 
   /** This generation as a filter: for the scan's batched adds and for downloads. */
-  RedisBloomFilter<K> asFilter(UnifiedJedis redis, String guardName) {
+  RedisBloomFilter<K> asFilter(RedisClientAdapter redis, String guardName) {
     return RedisBloomFilter.atKeys(redis, guardName + " generation " + number, indexer, capacity, fpp, bitsKey,
         metaKey);
   }

@@ -3,15 +3,15 @@ package org.concurrentbloom.redis;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Key names of a shared guard (docs/REDIS.md, "Shared guard"). Every key of the guard G carries the hash
- * tag {G}, so all of them sit in one Redis Cluster slot and one script may read the state and write
- * the generations atomically. Immutable.
+ * Key names of a shared guard (docs/REDIS.md, "Shared guard"). Every key of the guard G starts with G
+ * (for ACL key patterns and SCAN MATCH) and carries the hash tag {G}, so all of them sit in one Redis
+ * Cluster slot and one script may read the state and write the generations atomically. Immutable.
  *
  * <pre>
- * {G}:state      hash: live, pending (generation numbers), next (the last number issued)
- * {G}:lock       string: the token of the rebuild that holds the lock, with a lease (PX)
- * {G}:gN:bits    string: generation N's bits
- * {G}:gN:meta    hash: generation N's shape (as a filter partition's) and the guard's counters
+ * G:{G}:state      hash: live, pending (generation numbers), next (the last number issued)
+ * G:{G}:lock       string: the token of the rebuild that holds the lock, with a lease (PX)
+ * G:{G}:gN:bits    string: generation N's bits
+ * G:{G}:gN:meta    hash: generation N's shape (as a filter partition's) and the guard's counters
  * </pre>
  */
 final class GuardKeys {
@@ -24,7 +24,7 @@ final class GuardKeys {
   GuardKeys(String name) {
     FilterKeys.checkName(name);
     this.name = name;
-    this.tag = "{" + name + "}";
+    this.tag = name + ":{" + name + "}";
     this.state = utf8(tag + ":state");
     this.lock = utf8(tag + ":lock");
   }

@@ -5,9 +5,6 @@ import static org.concurrentbloom.redis.RedisBloomFilter.ascii;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.params.SetParams;
 
 /**
  * The lock that keeps a shared guard's rebuilds, on all instances, one at a time: the key {G}:lock set
@@ -23,7 +20,7 @@ final class RebuildLock {
   private static final long FIRST_POLL_MILLIS = 5;
   private static final long MAX_POLL_MILLIS = 200;
 
-  private final UnifiedJedis redis;
+  private final RedisClientAdapter redis;
   private final ScriptCalls calls;
   private final byte[] key;
   private final long leaseMillis;
@@ -32,7 +29,7 @@ final class RebuildLock {
   final byte[] token = ascii(UUID.randomUUID().toString());
   private long renewedAtNanos;
 
-  RebuildLock(UnifiedJedis redis, ScriptCalls calls, GuardKeys keys, Duration lease, Duration wait) {
+  RebuildLock(RedisClientAdapter redis, ScriptCalls calls, GuardKeys keys, Duration lease, Duration wait) {
     this.redis = redis;
     this.calls = calls;
     this.key = keys.lock;
@@ -52,13 +49,13 @@ final class RebuildLock {
     long deadline = System.nanoTime() + wait.toNanos();
     long poll = FIRST_POLL_MILLIS;
     while (true) {
-      String reply;
+      boolean taken;
       try {
-        reply = redis.set(key, token, SetParams.setParams().nx().px(leaseMillis));
-      } catch (JedisException e) {
+        taken = redis.setIfAbsent(key, token, leaseMillis);
+      } catch (RedisCallException e) {
         throw ScriptCalls.translate("take the rebuild lock of guard " + guard, e);
       }
-      if ("OK".equals(reply)) {
+      if (taken) {
         renewedAtNanos = System.nanoTime();
         return;
       }

@@ -4,18 +4,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Whole byte strings under keys, for storing files such as a filter snapshot in the core format
  * (docs/FORMAT.md) next to the filters. {@link #put} replaces the value in one SET, so a reader sees the
  * old blob or the new one, never a mix. Values are limited to Redis's 512 MB.
  *
- * <p>Immutable; any thread may call any method, as the Jedis client may. Failures throw
+ * <p>Immutable; any thread may call any method, as the client (Jedis or Lettuce) may. Failures throw
  * {@link RedisFilterException}; a missing key is an empty {@code Optional}, never an error.
  */
 public final class RedisBlobStore {
-  private final UnifiedJedis redis;
+  private final RedisClientAdapter redis;
   private final String prefix;
 
   /**
@@ -24,6 +23,11 @@ public final class RedisBlobStore {
    * @throws NullPointerException if an argument is null
    */
   public RedisBlobStore(UnifiedJedis redis, String prefix) {
+    this(RedisClientAdapter.jedis(redis), prefix);
+  }
+
+  /** A store over any client adapter (Jedis or Lettuce). @throws NullPointerException if an argument is null */
+  public RedisBlobStore(RedisClientAdapter redis, String prefix) {
     this.redis = Objects.requireNonNull(redis, "redis");
     this.prefix = Objects.requireNonNull(prefix, "prefix");
   }
@@ -37,7 +41,7 @@ public final class RedisBlobStore {
     Objects.requireNonNull(blob, "blob");
     try {
       redis.set(key(name), blob);
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw ScriptCalls.translate("put " + prefix + name, e);
     }
   }
@@ -46,7 +50,7 @@ public final class RedisBlobStore {
   public Optional<byte[]> get(String name) {
     try {
       return Optional.ofNullable(redis.get(key(name)));
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw ScriptCalls.translate("get " + prefix + name, e);
     }
   }
@@ -55,7 +59,7 @@ public final class RedisBlobStore {
   public boolean delete(String name) {
     try {
       return redis.del(key(name)) > 0;
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw ScriptCalls.translate("delete " + prefix + name, e);
     }
   }

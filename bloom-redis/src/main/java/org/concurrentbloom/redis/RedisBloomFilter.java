@@ -16,8 +16,8 @@ import org.concurrentbloom.Funnel;
 import org.concurrentbloom.MembershipFilter;
 import org.concurrentbloom.redis.ScriptCalls.Call;
 import org.concurrentbloom.redis.ScriptCalls.Replication;
+import org.concurrentbloom.Funnels;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A Bloom filter kept in Redis, so that every application instance that attaches to it sees every
@@ -37,7 +37,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * the filter is split into that many independent filters, each in its own hash slot (docs/REDIS.md).
  *
  * <h2>Thread safety and failures</h2>
- * Instances are immutable and every method may be called from any thread, as the Jedis client may. Each
+ * Instances are immutable and every method may be called from any thread, as the client (Jedis or Lettuce) may. Each
  * add, query, clear and per-partition statistic is one atomic script on the server, so adds from any
  * number of clients are never lost. A Redis error or timeout throws {@link RedisFilterException}; no
  * method ever turns a failure into "absent". A script that finds the stored shape different from this
@@ -72,12 +72,11 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * bits fall inside the partition, so each partition is an ordinary Bloom filter of ~n/N items and the
    * whole has the false-positive rate of one of them.
    *
-   * Client: Jedis, not Lettuce. Jedis is a small synchronous client (commons-pool2, slf4j-api and two
-   * JSON libraries) whose UnifiedJedis is one type for a single server (RedisClient) and a cluster
-   * (RedisClusterClient), with pipelines, binary EVALSHA and cluster routing by key, and it is actively
-   * maintained by Redis. Lettuce is excellent but brings Netty and Reactor, an event loop and a
-   * reactive API that a blocking filter call would only wrap. Callers build the client, so every
-   * connection setting (URI, TLS, ACL user and password, timeouts, pool size, cluster retries) is theirs.
+   * Clients: Jedis (a required dependency: small, synchronous, one UnifiedJedis type for a server and a
+   * cluster) and Lettuce (optional: Spring Boot's default, so many services already hold a connection),
+   * both behind RedisClientAdapter, which carries only the commands the scripts need. Same scripts, same
+   * keys: instances on either client share one filter. Callers build the client, so every connection
+   * setting (URI, TLS, ACL user and password, timeouts, pool size, cluster retries) is theirs.
    *
    * Durability: Redis acknowledges a write before replicating it. With waitForReplicas(r, t) every write
    * is followed, in the same pipeline, by WAIT r t on its partition, so an acknowledged add is on r
@@ -92,7 +91,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   static final int BATCH_CHUNK = 10_000;
 
   private final ScriptCalls calls;
-  private final UnifiedJedis redis;
+  private final RedisClientAdapter redis;
   private final String name;
   private final BitIndexer<T> indexer;
   private final int partitions;
@@ -103,16 +102,20 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   /** ARGV[1..5] of every script: version, strategy, m, k, partitions. */
   private final List<byte[]> shapeArgs;
   private final Replication replication;
+  /** Whether the create that returned this instance wrote a partition (false: it attached). */
+  private final boolean created;
 
-  private RedisBloomFilter(UnifiedJedis redis, String name, BitIndexer<T> indexer, int partitions,
+  private RedisBloomFilter(RedisClientAdapter redis, String name, BitIndexer<T> indexer, int partitions,
       long expectedInsertions, double fpp, Replication replication) {
-    this(redis, name, indexer, partitions, expectedInsertions, fpp, replication, null, null);
+    this(redis, name, indexer, partitions, expectedInsertions, fpp, replication, null, null, false);
   }
 
   /** With {@code bitsKey} and {@code metaKey} null, the partitions' keys of docs/REDIS.md, "Keys". */
-  private RedisBloomFilter(UnifiedJedis redis, String name, BitIndexer<T> indexer, int partitions,
-      long expectedInsertions, double fpp, Replication replication, byte[] bitsKey, byte[] metaKey) {
+  private RedisBloomFilter(RedisClientAdapter redis, String name, BitIndexer<T> indexer, int partitions,
+      long expectedInsertions, double fpp, Replication replication, byte[] bitsKey, byte[] metaKey,
+      boolean created) {
     this.redis = redis;
+    this.created = created;
     this.calls = new ScriptCalls(redis);
     this.name = name;
     this.indexer = indexer;
@@ -136,24 +139,40 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * A one-partition filter of this shape whose keys are {@code bitsKey} and {@code metaKey}, which must
    * already hold it: a generation of a shared guard (GuardKeys), which its scripts create.
    */
-  static <T> RedisBloomFilter<T> atKeys(UnifiedJedis redis, String name, BitIndexer<T> indexer,
+  static <T> RedisBloomFilter<T> atKeys(RedisClientAdapter redis, String name, BitIndexer<T> indexer,
       long expectedInsertions, double fpp, byte[] bitsKey, byte[] metaKey) {
-    return new RedisBloomFilter<>(redis, name, indexer, 1, expectedInsertions, fpp, null, bitsKey, metaKey);
+    return new RedisBloomFilter<>(redis, name, indexer, 1, expectedInsertions, fpp, null, bitsKey, metaKey, false);
+  }
+
+  /** This filter as a create reported it: the stored n and p, and whether it wrote a partition. */
+  private RedisBloomFilter<T> asCreated(long storedN, double storedP, boolean wrote) {
+    return new RedisBloomFilter<>(redis, name, indexer, partitions, storedN, storedP, replication, null, null, wrote);
   }
 
   /**
    * Creates the filter {@code name} sized for {@code expectedInsertions} items at {@code fpp}, or
    * attaches to it if it already exists with the same shape. Same as {@code builder(redis, name,
-   * funnel).expectedInsertions(n).fpp(p).create()}.
+   * funnel).expectedInsertions(n).fpp(p).createOrAttach()}.
    */
   public static <T> RedisBloomFilter<T> create(UnifiedJedis redis, String name, Funnel<? super T> funnel,
       long expectedInsertions, double fpp) {
+    return create(RedisClientAdapter.jedis(redis), name, funnel, expectedInsertions, fpp);
+  }
+
+  /** {@link #create(UnifiedJedis, String, Funnel, long, double)} through any client adapter. */
+  public static <T> RedisBloomFilter<T> create(RedisClientAdapter redis, String name, Funnel<? super T> funnel,
+      long expectedInsertions, double fpp) {
     return RedisBloomFilter.<T>builder(redis, name, funnel).expectedInsertions(expectedInsertions).fpp(fpp)
-        .create();
+        .createOrAttach();
   }
 
   /** Attaches to the existing filter {@code name}, reading its shape from Redis. See {@link Builder#attach()}. */
   public static <T> RedisBloomFilter<T> attach(UnifiedJedis redis, String name, Funnel<? super T> funnel) {
+    return attach(RedisClientAdapter.jedis(redis), name, funnel);
+  }
+
+  /** {@link #attach(UnifiedJedis, String, Funnel)} through any client adapter. */
+  public static <T> RedisBloomFilter<T> attach(RedisClientAdapter redis, String name, Funnel<? super T> funnel) {
     return RedisBloomFilter.<T>builder(redis, name, funnel).attach();
   }
 
@@ -165,12 +184,22 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * @throws IllegalArgumentException if the name is empty or contains '{' or '}'
    */
   public static <T> Builder<T> builder(UnifiedJedis redis, String name, Funnel<? super T> funnel) {
+    return new Builder<>(RedisClientAdapter.jedis(redis), name, funnel);
+  }
+
+  /**
+   * Starts describing a filter over any client: {@link RedisClientAdapter#jedis} or
+   * {@link LettuceAdapters#of}.
+   *
+   * @throws IllegalArgumentException if the name is empty or contains '{' or '}'
+   */
+  public static <T> Builder<T> builder(RedisClientAdapter redis, String name, Funnel<? super T> funnel) {
     return new Builder<>(redis, name, funnel);
   }
 
   /** Describes a Redis filter before it is created or attached. Not thread-safe; the filters are. */
   public static final class Builder<T> {
-    private final UnifiedJedis redis;
+    private final RedisClientAdapter redis;
     private final String name;
     private final Funnel<? super T> funnel;
     private long expectedInsertions;
@@ -179,7 +208,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     private int partitions = 1;
     private Replication replication;
 
-    private Builder(UnifiedJedis redis, String name, Funnel<? super T> funnel) {
+    private Builder(RedisClientAdapter redis, String name, Funnel<? super T> funnel) {
       this.redis = Objects.requireNonNull(redis, "redis");
       FilterKeys.checkName(name);
       this.name = name;
@@ -235,17 +264,56 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * Creates the filter, or attaches to it if every partition already exists with the same shape
-     * (bits, hash functions, strategy, format version, partition count). One round trip per node.
+     * Same as {@link #createOrAttach()}: creates the filter, or attaches to it if every partition
+     * already exists with the same shape. {@link RedisBloomFilter#created()} tells which.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
      * @throws IllegalArgumentException if n &lt; 1, p is not in (0, 1) (the message names the value), or
      *     a partition would need more than 2^32 bits
-     * @throws RedisFilterMismatchException if a partition exists with another shape, or its key holds
-     *     data this library did not write; nothing was written to it
+     * @throws RedisFilterMismatchException if a partition exists with another shape, or a key holds
+     *     data this library did not write (the message names the key, and its type if not a hash);
+     *     nothing was written to it
      * @throws RedisFilterException if Redis fails
      */
     public RedisBloomFilter<T> create() {
+      return createOrAttach();
+    }
+
+    /**
+     * Creates the filter, or attaches to it if every partition already exists with the same shape
+     * (bits, hash functions, strategy, format version, partition count). {@link RedisBloomFilter#created()}
+     * says whether this call wrote a partition; {@link RedisBloomFilter#expectedInsertions()} and
+     * {@link RedisBloomFilter#fpp()} are the stored ones, which differ from this builder's when another
+     * n and p round to the same shape. One round trip per node (two for a partitioned filter: a dry
+     * run checks every partition before any is written).
+     *
+     * @throws IllegalStateException if {@link #expectedInsertions} was not set
+     * @throws IllegalArgumentException if n &lt; 1, p is not in (0, 1) (the message names the value), or
+     *     a partition would need more than 2^32 bits
+     * @throws RedisFilterMismatchException if a partition exists with another shape, or a key holds
+     *     data this library did not write (another application's hash, a string, a list: the message
+     *     names the key, and its type if not a hash); nothing was written
+     * @throws RedisFilterException if Redis fails
+     */
+    public RedisBloomFilter<T> createOrAttach() {
+      return create(false);
+    }
+
+    /**
+     * Creates the filter and fails if any partition of it already exists (Redisson's {@code tryInit}
+     * without the boolean): for a caller that must own a fresh filter. A partitioned filter's dry run
+     * checks every partition first, so an existing one is reported before any is written.
+     *
+     * @throws RedisFilterExistsException if the filter (or a partition of it) already exists; nothing
+     *     was written
+     * @throws RedisFilterMismatchException if a key holds data this library did not write
+     * @throws IllegalStateException, IllegalArgumentException, RedisFilterException as {@link #createOrAttach()}
+     */
+    public RedisBloomFilter<T> createNew() {
+      return create(true);
+    }
+
+    private RedisBloomFilter<T> create(boolean exclusive) {
       if (!expectedInsertionsSet) {
         throw new IllegalStateException("expectedInsertions(n) must be set before create()");
       }
@@ -256,8 +324,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
           + " in " + partitions + " partition(s)");
       RedisBloomFilter<T> filter =
           new RedisBloomFilter<>(redis, name, indexer, partitions, expectedInsertions, fpp, replication);
-      filter.createPartitions();
-      return filter;
+      return filter.createPartitions(exclusive);
     }
 
     /**
@@ -272,14 +339,23 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     public RedisBloomFilter<T> attach() {
       Map<String, String> meta;
       byte[] key = FilterKeys.meta(name, 0);
+      String keyName = utf8(key);
       try {
-        meta = redis.hgetAll(new String(key, StandardCharsets.UTF_8));
-      } catch (JedisException e) {
+        String type = redis.type(key);
+        if (type.equals("none")) {
+          throw new RedisFilterMismatchException("no filter named \"" + name + "\": " + keyName + " does not exist");
+        }
+        if (!type.equals("hash")) {
+          throw new RedisFilterMismatchException("attach to " + name + " refused: " + keyName + " holds a " + type
+              + ", not a filter's metadata hash: it was not made by this library");
+        }
+        meta = redis.hgetAll(key);
+      } catch (RedisCallException e) {
         throw ScriptCalls.translate("attach to " + name, e);
       }
-      if (meta.isEmpty()) {
-        throw new RedisFilterMismatchException("no filter named \"" + name + "\": "
-            + new String(key, StandardCharsets.UTF_8) + " does not exist");
+      if (!meta.containsKey("version")) {
+        throw new RedisFilterMismatchException("attach to " + name + " refused: " + keyName + " is a hash without"
+            + " this library's fields (" + String.join(", ", meta.keySet()) + "): it was not made by this library");
       }
       StoredShape stored = StoredShape.parse(name, meta);
       BitIndexer<T> indexer;
@@ -338,15 +414,27 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * mismatch in any of them is reported before any is written; each partition's create re-checks
    * atomically, so a racing creator of another shape is still refused.
    */
-  private void createPartitions() {
+  private RedisBloomFilter<T> createPartitions(boolean exclusive) {
     if (partitions > 1) {
-      calls.runAll(createCalls(false), null, "create " + name);
+      calls.runAll(createCalls(false, exclusive), null, "create " + name);
     }
-    calls.runAll(createCalls(true), replication, "create " + name);
+    Object[] replies = calls.runAll(createCalls(true, exclusive), replication, "create " + name);
+    boolean wrote = false;
+    for (Object reply : replies) {
+      wrote |= (Long) ((List<?>) reply).get(0) == 1L;
+    }
+    List<?> first = (List<?>) replies[0];
+    try {
+      return asCreated(Long.parseLong(utf8(first.get(1))), Double.parseDouble(utf8(first.get(2))), wrote);
+    } catch (RuntimeException e) {
+      throw new RedisFilterMismatchException("filter \"" + name + "\" has invalid stored n or fpp ("
+          + first + "): " + e.getMessage(), e);
+    }
   }
 
-  private List<Call> createCalls(boolean write) {
-    List<byte[]> args = withShape(ascii(expectedInsertions), ascii(Double.toString(fpp)), ascii(write ? 1 : 0));
+  private List<Call> createCalls(boolean write, boolean exclusive) {
+    List<byte[]> args = withShape(ascii(expectedInsertions), ascii(Double.toString(fpp)), ascii(write ? 1 : 0),
+        ascii(exclusive ? 1 : 0));
     List<Call> creates = new ArrayList<>(partitions);
     for (int i = 0; i < partitions; i++) {
       creates.add(new Call(Script.CREATE, bitsKeys[i], metaKeys[i], args));
@@ -395,22 +483,29 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
 
   /**
    * Adds every item, in one pipeline (one round trip per node for each {@value #BATCH_CHUNK} items);
-   * each add is atomic on its own. Returns how many adds changed a bit.
+   * each add is atomic on its own. Returns how many adds changed a bit. The whole batch is checked
+   * before anything is sent: a null item throws and nothing of the batch is written.
    *
-   * @throws RedisFilterException if Redis fails; earlier items of the batch may have been added
+   * @throws NullPointerException if {@code items} or an item is null (the message gives its index)
+   * @throws RedisFilterException if Redis fails; earlier chunks of the batch may have been added
    */
   public int addAll(Iterable<? extends T> items) {
-    Objects.requireNonNull(items, "items");
+    return addCalls(checkedItems(items).stream().map(item -> itemCall(Script.ADD, item)).toList());
+  }
+
+  /**
+   * Adds every key, as {@code add(Long)} would, in one pipeline as {@link #addAll(Iterable)}.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
+   */
+  public int addAll(long[] keys) {
+    return addCalls(longCalls(Script.ADD, keys));
+  }
+
+  private int addCalls(List<Call> all) {
     int changed = 0;
-    List<Call> chunk = new ArrayList<>();
-    for (T item : items) {
-      chunk.add(itemCall(Script.ADD, item));
-      if (chunk.size() == BATCH_CHUNK) {
-        changed += countOnes(calls.runAll(chunk, replication, "batch add to " + name));
-        chunk.clear();
-      }
-    }
-    if (!chunk.isEmpty()) {
+    for (int start = 0; start < all.size(); start += BATCH_CHUNK) {
+      List<Call> chunk = all.subList(start, Math.min(all.size(), start + BATCH_CHUNK));
       changed += countOnes(calls.runAll(chunk, replication, "batch add to " + name));
     }
     return changed;
@@ -418,25 +513,61 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
 
   /**
    * Answers {@link #mightContain} for every item, in one pipeline (one round trip per node for each
-   * {@value #BATCH_CHUNK} items): element i of the result is the answer for item i.
+   * {@value #BATCH_CHUNK} items): element i of the result is the answer for item i, in iteration order.
    *
+   * @throws NullPointerException if {@code items} or an item is null (the message gives its index)
    * @throws RedisFilterException if Redis fails for any item
    */
-  public boolean[] mightContainAll(List<? extends T> items) {
-    Objects.requireNonNull(items, "items");
-    boolean[] answers = new boolean[items.size()];
-    for (int start = 0; start < items.size(); start += BATCH_CHUNK) {
-      int end = Math.min(items.size(), start + BATCH_CHUNK);
-      List<Call> chunk = new ArrayList<>(end - start);
-      for (int i = start; i < end; i++) {
-        chunk.add(itemCall(Script.QUERY, items.get(i)));
-      }
-      Object[] replies = calls.runAll(chunk, null, "batch query " + name);
+  public boolean[] mightContainAll(Iterable<? extends T> items) {
+    return queryCalls(checkedItems(items).stream().map(item -> itemCall(Script.QUERY, item)).toList());
+  }
+
+  /**
+   * Answers {@code mightContain(Long)} for every key: element i of the result is the answer for key i.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
+   */
+  public boolean[] mightContainAll(long[] keys) {
+    return queryCalls(longCalls(Script.QUERY, keys));
+  }
+
+  private boolean[] queryCalls(List<Call> all) {
+    boolean[] answers = new boolean[all.size()];
+    for (int start = 0; start < all.size(); start += BATCH_CHUNK) {
+      int end = Math.min(all.size(), start + BATCH_CHUNK);
+      Object[] replies = calls.runAll(all.subList(start, end), null, "batch query " + name);
       for (int i = start; i < end; i++) {
         answers[i] = isOne(replies[i - start]);
       }
     }
     return answers;
+  }
+
+  /** The items as a list, every one checked: validated whole before the first chunk is sent. */
+  private static <T> List<T> checkedItems(Iterable<? extends T> items) {
+    Objects.requireNonNull(items, "items");
+    List<T> list = new ArrayList<>();
+    for (T item : items) {
+      if (item == null) {
+        throw new NullPointerException("items[" + list.size() + "] is null; nothing of the batch was sent");
+      }
+      list.add(item);
+    }
+    return list;
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Call> longCalls(Script script, long[] keys) {
+    Objects.requireNonNull(keys, "keys");
+    if (indexer.funnel() != Funnels.longFunnel()) {
+      throw new IllegalStateException("long[] batches need a filter built with Funnels.longFunnel(), not "
+          + indexer.funnel());
+    }
+    List<Call> all = new ArrayList<>(keys.length);
+    for (long key : keys) {
+      all.add(itemCall(script, (T) Long.valueOf(key)));
+    }
+    return all;
   }
 
   /** The script call for one item: its partition's keys, the shape, and its k bit offsets. */
@@ -482,7 +613,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
       for (int i = 0; i < partitions; i++) {
         redis.del(bitsKeys[i], metaKeys[i]);
       }
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw ScriptCalls.translate("delete " + name, e);
     }
   }
@@ -621,11 +752,21 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     return partitions;
   }
 
-  /** The filter's name; its keys are {@code {name:pI}:bits} and {@code {name:pI}:meta}. */
+  /** The filter's name; its keys are {@code name:{name:pI}:bits} and {@code name:{name:pI}:meta}. */
   public String name() {
     return name;
   }
 
+  /**
+   * True if the create that returned this instance wrote a partition (the filter, or part of it, was
+   * new); false if it attached to partitions that were all there, and for {@code attach} and
+   * {@code upload} (an upload always writes, or throws).
+   */
+  public boolean created() {
+    return created;
+  }
+
+  /** n as stored in Redis (for a filter created here, the builder's; for one attached to, the creator's). */
   @Override
   public long expectedInsertions() {
     return expectedInsertions;

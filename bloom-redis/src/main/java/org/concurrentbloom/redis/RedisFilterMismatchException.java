@@ -3,9 +3,11 @@ package org.concurrentbloom.redis;
 /**
  * The filter stored in Redis is not the one this client expects: it has another shape (bits, hash
  * functions, strategy, format version or partition count), it is missing (deleted or evicted), or the
- * key holds data this library did not write. The operation that throws it wrote nothing.
+ * key holds data this library did not write (another application's hash, a string, a list), or, for
+ * {@link RedisFilterExistsException}, a filter exists where none may. The operation that throws it
+ * wrote nothing.
  */
-public final class RedisFilterMismatchException extends RedisFilterException {
+public class RedisFilterMismatchException extends RedisFilterException {
   private static final long serialVersionUID = 1L;
 
   /** An exception with this message and the server's error as its cause. */

@@ -37,7 +37,7 @@ import redis.clients.jedis.UnifiedJedis;
  * @param <K> the type of key
  */
 public final class RedisGuardBackend<K> implements GuardBackend<K> {
-  private final UnifiedJedis redis;
+  private final RedisClientAdapter redis;
   private final String keyName;
   private final Duration lockLease;
   private final Duration lockWait;
@@ -60,8 +60,18 @@ public final class RedisGuardBackend<K> implements GuardBackend<K> {
     return builder(redis).build();
   }
 
+  /** {@link #of(UnifiedJedis)} over any client: {@link RedisClientAdapter#jedis} or {@link LettuceAdapters#of}. */
+  public static <K> RedisGuardBackend<K> of(RedisClientAdapter redis) {
+    return builder(redis).build();
+  }
+
   /** Starts describing a backend on {@code redis}, the caller's client. */
   public static Builder builder(UnifiedJedis redis) {
+    return new Builder(RedisClientAdapter.jedis(redis));
+  }
+
+  /** Starts describing a backend over any client adapter (Jedis or Lettuce: they share the guard). */
+  public static Builder builder(RedisClientAdapter redis) {
     return new Builder(redis);
   }
 
@@ -88,18 +98,18 @@ public final class RedisGuardBackend<K> implements GuardBackend<K> {
 
   /** Describes a backend. Not thread-safe; the backend is. */
   public static final class Builder {
-    private final UnifiedJedis redis;
+    private final RedisClientAdapter redis;
     private String keyName;
     private Duration lockLease = Duration.ofSeconds(30);
     private Duration lockWait = Duration.ofMinutes(2);
     private boolean dualWrite = true;
 
-    private Builder(UnifiedJedis redis) {
+    private Builder(RedisClientAdapter redis) {
       this.redis = Objects.requireNonNull(redis, "redis");
     }
 
     /**
-     * The name in the guard's keys ({@code {NAME}:state} and so on); default: the guard's name. Every
+     * The name in the guard's keys ({@code NAME:{NAME}:state} and so on); default: the guard's name. Every
      * instance that shares the filter must use the same one.
      *
      * @throws IllegalArgumentException if it is empty or contains '{' or '}'

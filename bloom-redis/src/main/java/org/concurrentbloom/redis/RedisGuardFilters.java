@@ -18,8 +18,6 @@ import org.concurrentbloom.BitIndexer;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.GuardSpec;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A guard's filters kept in Redis and shared by every instance that opens the same guard
@@ -30,7 +28,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * that the instance refreshes its view and tries again (at most {@value #MAX_ATTEMPTS} times).
  *
  * <p>Threads: any, as {@link GuardFilters} says; the view is one volatile reference to an immutable
- * record, and the Jedis client is thread-safe.
+ * record, and both clients are thread-safe.
  */
 final class RedisGuardFilters<K> implements GuardFilters<K> {
   /*
@@ -82,7 +80,7 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
   /** The generations an instance believes are live and pending (null: none), with their shapes. */
   record View<K>(GuardGeneration<K> live, GuardGeneration<K> pending) {}
 
-  final UnifiedJedis redis;
+  final RedisClientAdapter redis;
   final ScriptCalls calls;
   final GuardKeys keys;
   final GuardSpec<K> spec;
@@ -99,7 +97,7 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
    */
   private final AtomicBoolean liveSeen = new AtomicBoolean();
 
-  RedisGuardFilters(UnifiedJedis redis, GuardKeys keys, GuardSpec<K> spec, Duration lockLease, Duration lockWait,
+  RedisGuardFilters(RedisClientAdapter redis, GuardKeys keys, GuardSpec<K> spec, Duration lockLease, Duration lockWait,
       boolean dualWrite) {
     this.redis = redis;
     this.calls = new ScriptCalls(redis);
@@ -361,7 +359,7 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
   <T> T call(String what, Supplier<T> command) {
     try {
       return command.get();
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw ScriptCalls.translate(what + " guard " + keys.name, e);
     }
   }

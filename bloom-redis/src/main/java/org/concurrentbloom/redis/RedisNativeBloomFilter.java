@@ -2,28 +2,38 @@ package org.concurrentbloom.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HexFormat;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.concurrentbloom.BitIndexer;
 import org.concurrentbloom.Funnel;
+import org.concurrentbloom.Funnels;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A Bloom filter kept by the server's own Bloom commands (BF.RESERVE, BF.ADD, BF.MADD, BF.EXISTS,
- * BF.MEXISTS, BF.CARD), which Redis 8 has built in and Redis Stack or the RedisBloom module add to
- * older servers. Use {@link #isSupported} to find out; plain Redis 7 has none, and there
+ * BF.MEXISTS, BF.CARD, BF.INFO), which Redis 8 has built in and Redis Stack or the RedisBloom module
+ * add to older servers. Use {@link #isSupported} to find out; plain Redis 7 has none, and there
  * {@link RedisBloomFilter} (strings and Lua) is the way.
  *
- * <p>The server hashes and sizes the filter itself (with its own hash function, and by default growing
- * by stacking sub-filters when n is passed, so the false-positive rate stays near p). Its bits therefore
- * mean nothing to the core library: this filter cannot be uploaded, downloaded or written in the core
- * format, which is why it is not a {@code MembershipFilter}. Each item is sent as the 32 hex digits of its
- * 128-bit MurmurHash3 (the funnel's bytes hashed as the core does), so any funnel works and items are
- * short; two distinct items collide with probability 2^-128, which adds nothing measurable to p.
+ * <p>Shared with every client. Each item is sent as the bytes its funnel writes (a string funnel: the
+ * string's UTF-8), and the server hashes them, so an item added here answers {@code BF.EXISTS key item}
+ * from redis-cli or any other client and language, and the other way round. The server sizes and
+ * grows the filter itself (by default stacking sub-filters, each {@link Builder#expansion} times
+ * larger, when n is passed); {@link Builder#nonScaling} keeps it at one filter, which then refuses
+ * adds past its capacity. Its bits mean nothing to the core library: this filter cannot be uploaded,
+ * downloaded or written in the core format, which is why it is not a {@code MembershipFilter}.
+ *
+ * <p>Attaching to an existing key checks it is a filter of the same shape: a key this library reserved
+ * carries a companion hash {@code KEY:bloom-params} with the capacity, error rate, expansion and
+ * scaling it was made with, and every one must match; a filter another client reserved is checked
+ * against BF.INFO (capacity and expansion; the error rate is not reported by the server, so it cannot
+ * be). A mismatch throws {@link RedisFilterMismatchException}.
  *
  * <p>Immutable; any thread may call any method, as the Jedis client may. Failures throw
  * {@link RedisFilterException}, never a "definitely absent". Each BF command is atomic on the server; a
@@ -32,21 +42,42 @@ import redis.clients.jedis.exceptions.JedisException;
  * @param <T> the type of item
  */
 public final class RedisNativeBloomFilter<T> {
-  private static final byte[] CLEAR = ("redis.call('DEL', KEYS[1]) "
-      + "return redis.call('BF.RESERVE', KEYS[1], ARGV[1], ARGV[2])").getBytes(StandardCharsets.US_ASCII);
+  /** The server's Bloom commands, sent as raw commands with binary arguments. */
+  private enum Bf implements ProtocolCommand {
+    RESERVE, ADD, MADD, EXISTS, MEXISTS, CARD, INFO;
+
+    private final byte[] raw = ("BF." + name()).getBytes(StandardCharsets.US_ASCII);
+
+    @Override
+    public byte[] getRaw() {
+      return raw;
+    }
+  }
+
+  private static final String PARAMS_SUFFIX = ":bloom-params";
+  /** RedisBloom's default expansion. */
+  public static final int DEFAULT_EXPANSION = 2;
 
   private final UnifiedJedis redis;
   private final String key;
-  private final BitIndexer<T> hasher;
+  private final byte[] rawKey;
+  private final Funnel<? super T> funnel;
   private final long expectedInsertions;
   private final double fpp;
+  private final int expansion;
+  private final boolean nonScaling;
+  private final boolean created;
 
-  private RedisNativeBloomFilter(UnifiedJedis redis, String key, Funnel<? super T> funnel, long n, double p) {
-    this.redis = redis;
-    this.key = key;
-    this.hasher = BitIndexer.withShape(funnel, 64, 1); // only its hash() is used: the server places bits
-    this.expectedInsertions = n;
-    this.fpp = p;
+  private RedisNativeBloomFilter(Builder<T> b, boolean created) {
+    this.redis = b.redis;
+    this.key = b.key;
+    this.rawKey = b.key.getBytes(StandardCharsets.UTF_8);
+    this.funnel = b.funnel;
+    this.expectedInsertions = b.expectedInsertions;
+    this.fpp = b.fpp;
+    this.expansion = b.expansion;
+    this.nonScaling = b.nonScaling;
+    this.created = created;
   }
 
   /**
@@ -62,146 +93,336 @@ public final class RedisNativeBloomFilter<T> {
       Object reply = redis.executeCommand(new CommandArguments(Protocol.Command.COMMAND).add("INFO").add("BF.ADD"));
       return reply instanceof List<?> list && !list.isEmpty() && list.get(0) != null;
     } catch (JedisException e) {
-      throw ScriptCalls.translate("COMMAND INFO BF.ADD", e);
+      throw JedisAdapter.fail("COMMAND INFO BF.ADD", e);
     }
   }
 
   /**
-   * Reserves the filter {@code key} for {@code expectedInsertions} items at {@code fpp} (BF.RESERVE), or
-   * attaches to it if it exists (its stored capacity and rate then apply; the server does not report
-   * the rate back, so {@link #fpp()} is the one given here).
-   *
-   * @throws IllegalArgumentException if n &lt; 1 or p is not in (0, 1), naming the value
-   * @throws RedisFilterException if the server has no BF commands (the message says what to use instead),
-   *     or Redis fails
+   * Reserves the filter {@code key} for {@code expectedInsertions} items at {@code fpp}, scaling by the
+   * default expansion, or attaches to it if it exists with that shape. Same as {@code builder(redis, key,
+   * funnel).expectedInsertions(n).fpp(p).create()}.
    */
   public static <T> RedisNativeBloomFilter<T> create(UnifiedJedis redis, String key, Funnel<? super T> funnel,
       long expectedInsertions, double fpp) {
-    Objects.requireNonNull(redis, "redis");
-    Objects.requireNonNull(funnel, "funnel");
-    if (key == null || key.isEmpty()) {
-      throw new IllegalArgumentException("key must be a non-empty string, was " + (key == null ? "null" : "\"\""));
+    return RedisNativeBloomFilter.<T>builder(redis, key, funnel).expectedInsertions(expectedInsertions).fpp(fpp)
+        .create();
+  }
+
+  /**
+   * Starts describing a BF.* filter under {@code key}.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code key} is empty
+   */
+  public static <T> Builder<T> builder(UnifiedJedis redis, String key, Funnel<? super T> funnel) {
+    return new Builder<>(redis, key, funnel);
+  }
+
+  /** Describes a BF.* filter. Not thread-safe; the filter is. */
+  public static final class Builder<T> {
+    private final UnifiedJedis redis;
+    private final String key;
+    private final Funnel<? super T> funnel;
+    private long expectedInsertions = -1;
+    private double fpp = 0.01;
+    private int expansion = DEFAULT_EXPANSION;
+    private boolean nonScaling;
+
+    private Builder(UnifiedJedis redis, String key, Funnel<? super T> funnel) {
+      this.redis = Objects.requireNonNull(redis, "redis");
+      this.funnel = Objects.requireNonNull(funnel, "funnel");
+      if (key == null || key.isEmpty()) {
+        throw new IllegalArgumentException("key must be a non-empty string, was " + (key == null ? "null" : "\"\""));
+      }
+      this.key = key;
     }
-    BitIndexer.sized(funnel, expectedInsertions, fpp); // the core's argument checks and messages
-    if (!isSupported(redis)) {
-      throw new RedisFilterException("this Redis server has no BF.* commands (they come with Redis 8, Redis Stack"
-          + " or the RedisBloom module); RedisBloomFilter works on any Redis 7 without them");
+
+    /** n, the capacity of the first (or only) sub-filter. Required. */
+    public Builder<T> expectedInsertions(long n) {
+      this.expectedInsertions = n;
+      return this;
     }
+
+    /** p, the error rate; default 0.01. */
+    public Builder<T> fpp(double p) {
+      this.fpp = p;
+      return this;
+    }
+
+    /**
+     * Each sub-filter the server adds when the filter is full holds {@code factor} times the previous
+     * one's items (BF.RESERVE ... EXPANSION). Default {@value #DEFAULT_EXPANSION}.
+     *
+     * @throws IllegalArgumentException if below 1, or combined with {@link #nonScaling()}
+     */
+    public Builder<T> expansion(int factor) {
+      if (factor < 1) {
+        throw new IllegalArgumentException("expansion must be >= 1, was " + factor);
+      }
+      if (nonScaling) {
+        throw new IllegalArgumentException("expansion(" + factor + ") contradicts nonScaling()");
+      }
+      this.expansion = factor;
+      return this;
+    }
+
+    /**
+     * One filter that never grows (BF.RESERVE ... NONSCALING): adds past its capacity fail with an
+     * error instead of stacking a sub-filter. @throws IllegalArgumentException after a non-default
+     * {@link #expansion}
+     */
+    public Builder<T> nonScaling() {
+      if (expansion != DEFAULT_EXPANSION) {
+        throw new IllegalArgumentException("nonScaling() contradicts expansion(" + expansion + ")");
+      }
+      this.nonScaling = true;
+      return this;
+    }
+
+    /**
+     * Reserves the filter, or attaches to it if the key holds a filter of the same shape (see the
+     * class comment). {@link RedisNativeBloomFilter#created()} tells which.
+     *
+     * @throws IllegalStateException if {@link #expectedInsertions} was not set
+     * @throws IllegalArgumentException if n &lt; 1 or p is not in (0, 1), naming the value
+     * @throws RedisFilterMismatchException if the key holds a filter of another capacity, error rate,
+     *     expansion or scaling, or something that is not a BF filter; nothing was written
+     * @throws RedisFilterException if the server has no BF commands (the message says what to use
+     *     instead), or Redis fails
+     */
+    public RedisNativeBloomFilter<T> create() {
+      if (expectedInsertions < 0) {
+        throw new IllegalStateException("expectedInsertions(n) must be set before create()");
+      }
+      BitIndexer.sized(funnel, expectedInsertions, fpp); // the core's argument checks and messages
+      if (!isSupported(redis)) {
+        throw new RedisFilterException("this Redis server has no BF.* commands (they come with Redis 8, Redis"
+            + " Stack or the RedisBloom module); RedisBloomFilter works on any Redis 7 without them");
+      }
+      List<byte[]> args = new ArrayList<>(List.of(key.getBytes(StandardCharsets.UTF_8), ascii(Double.toString(fpp)),
+          ascii(Long.toString(expectedInsertions))));
+      if (nonScaling) {
+        args.add(ascii("NONSCALING"));
+      } else {
+        args.add(ascii("EXPANSION"));
+        args.add(ascii(Integer.toString(expansion)));
+      }
+      boolean created;
+      try {
+        redis.sendCommand(args.get(0), Bf.RESERVE, args.toArray(new byte[0][]));
+        created = true;
+      } catch (JedisException e) {
+        if (!String.valueOf(e.getMessage()).contains("item exists")) {
+          throw JedisAdapter.fail("BF.RESERVE " + key, e);
+        }
+        created = false;
+      }
+      RedisNativeBloomFilter<T> filter = new RedisNativeBloomFilter<>(this, created);
+      if (created) {
+        filter.writeParams();
+      } else {
+        filter.checkExisting();
+      }
+      return filter;
+    }
+  }
+
+  private Map<String, String> params() {
+    Map<String, String> p = new HashMap<>();
+    p.put("capacity", Long.toString(expectedInsertions));
+    p.put("error", Double.toString(fpp));
+    p.put("expansion", nonScaling ? "0" : Integer.toString(expansion));
+    p.put("nonscaling", nonScaling ? "1" : "0");
+    return p;
+  }
+
+  private void writeParams() {
     try {
-      redis.bfReserve(key, fpp, expectedInsertions);
+      redis.hset(key + PARAMS_SUFFIX, params());
     } catch (JedisException e) {
-      if (!String.valueOf(e.getMessage()).contains("item exists")) {
-        throw ScriptCalls.translate("BF.RESERVE " + key, e);
+      throw JedisAdapter.fail("record the parameters of " + key, e);
+    }
+  }
+
+  /** The existing key must be a BF filter of this shape; see the class comment. */
+  private void checkExisting() {
+    Map<String, String> stored;
+    Object info;
+    try {
+      stored = redis.hgetAll(key + PARAMS_SUFFIX);
+      info = redis.sendCommand(rawKey, Bf.INFO, rawKey);
+    } catch (JedisException e) {
+      throw new RedisFilterMismatchException("BF.RESERVE " + key + " refused: the key exists and is not a BF filter"
+          + " (" + e.getMessage() + ")", e);
+    }
+    if (!stored.isEmpty()) {
+      Map<String, String> wanted = params();
+      if (!wanted.equals(stored)) {
+        throw new RedisFilterMismatchException("BF filter " + key + " was reserved with " + stored + ", not "
+            + wanted + "; delete it or use its parameters");
+      }
+      return;
+    }
+    // Reserved by another client: BF.INFO reports the total capacity and the expansion, not the error rate.
+    Map<String, Long> fields = infoFields(info);
+    long filters = fields.getOrDefault("Number of filters", 1L);
+    Long rate = fields.get("Expansion rate");
+    long e = rate == null ? 0 : rate;
+    long firstCapacity = fields.getOrDefault("Capacity", -1L);
+    if (filters > 1 && e > 1) {
+      long sum = 0;
+      long term = 1;
+      for (long i = 0; i < filters; i++) {
+        sum += term;
+        term *= e;
+      }
+      firstCapacity = fields.get("Capacity") / sum;
+    }
+    boolean storedNonScaling = rate == null || e == 0;
+    if (firstCapacity != expectedInsertions || storedNonScaling != nonScaling || (!nonScaling && e != expansion)) {
+      throw new RedisFilterMismatchException("BF filter " + key + " has capacity " + firstCapacity + (storedNonScaling
+          ? ", non-scaling" : ", expansion " + e) + " (BF.INFO " + fields + "), not capacity " + expectedInsertions
+          + (nonScaling ? ", non-scaling" : ", expansion " + expansion) + "; delete it or use its parameters");
+    }
+  }
+
+  /** BF.INFO's name/value pairs, the numeric ones. */
+  private static Map<String, Long> infoFields(Object info) {
+    Map<String, Long> fields = new HashMap<>();
+    if (info instanceof List<?> list) {
+      for (int i = 0; i + 1 < list.size(); i += 2) {
+        String name = list.get(i) instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(list.get(i));
+        if (list.get(i + 1) instanceof Long v) {
+          fields.put(name, v);
+        }
       }
     }
-    return new RedisNativeBloomFilter<>(redis, key, funnel, expectedInsertions, fpp);
+    return fields;
   }
 
-  private String item(T item) {
-    long[] hash = new long[2];
-    hasher.hash(item, hash);
-    HexFormat hex = HexFormat.of();
-    return hex.toHexDigits(hash[0]) + hex.toHexDigits(hash[1]);
+  private byte[] item(T item) {
+    return FunnelBytes.of(funnel, item);
   }
 
-  /** BF.ADD: true iff the item was new to the filter. @throws RedisFilterException if Redis fails */
+  /** BF.ADD of the item's funnelled bytes: true iff it was new to the filter. @throws RedisFilterException if Redis fails */
   public boolean add(T item) {
-    String encoded = item(item);
+    byte[] encoded = item(item);
     try {
-      return redis.bfAdd(key, encoded);
+      return isOne(redis.sendCommand(rawKey, Bf.ADD, rawKey, encoded));
     } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.ADD " + key, e);
+      throw JedisAdapter.fail("BF.ADD " + key, e);
     }
   }
 
   /** BF.EXISTS: false iff the item was definitely never added. @throws RedisFilterException if Redis fails */
   public boolean mightContain(T item) {
-    String encoded = item(item);
+    byte[] encoded = item(item);
     try {
-      return redis.bfExists(key, encoded);
+      return isOne(redis.sendCommand(rawKey, Bf.EXISTS, rawKey, encoded));
     } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.EXISTS " + key, e);
-    }
-  }
-
-  /** BF.MADD in one command; returns how many items were new. @throws RedisFilterException if Redis fails */
-  public int addAll(Iterable<? extends T> items) {
-    String[] encoded = encodeAll(items);
-    if (encoded.length == 0) {
-      return 0;
-    }
-    try {
-      int added = 0;
-      for (Boolean b : redis.bfMAdd(key, encoded)) {
-        added += Boolean.TRUE.equals(b) ? 1 : 0;
-      }
-      return added;
-    } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.MADD " + key, e);
+      throw JedisAdapter.fail("BF.EXISTS " + key, e);
     }
   }
 
   /**
-   * BF.MEXISTS in one command: element i is the answer for item i.
+   * BF.MADD in one command; returns how many items were new. Every item is encoded before anything is sent.
+   *
+   * @throws NullPointerException if an item is null
+   * @throws RedisFilterException if Redis fails
+   */
+  public int addAll(Iterable<? extends T> items) {
+    return countOnes(batch(Bf.MADD, encodeAll(items)));
+  }
+
+  /** BF.MADD of {@code add(Long)}'s bytes. @throws IllegalStateException unless the funnel is the long funnel */
+  public int addAll(long[] keys) {
+    return countOnes(batch(Bf.MADD, encodeLongs(keys)));
+  }
+
+  /**
+   * BF.MEXISTS in one command: element i is the answer for item i, in iteration order.
    *
    * @throws RedisFilterException if Redis fails
    */
-  public boolean[] mightContainAll(List<? extends T> items) {
-    String[] encoded = encodeAll(items);
-    boolean[] answers = new boolean[encoded.length];
-    if (encoded.length == 0) {
-      return answers;
+  public boolean[] mightContainAll(Iterable<? extends T> items) {
+    return answers(batch(Bf.MEXISTS, encodeAll(items)));
+  }
+
+  /** BF.MEXISTS of {@code mightContain(Long)}'s bytes. @throws IllegalStateException unless the long funnel */
+  public boolean[] mightContainAll(long[] keys) {
+    return answers(batch(Bf.MEXISTS, encodeLongs(keys)));
+  }
+
+  private List<?> batch(Bf command, List<byte[]> encoded) {
+    if (encoded.isEmpty()) {
+      return List.of();
     }
+    List<byte[]> args = new ArrayList<>(encoded.size() + 1);
+    args.add(rawKey);
+    args.addAll(encoded);
     try {
-      List<Boolean> replies = redis.bfMExists(key, encoded);
-      for (int i = 0; i < answers.length; i++) {
-        answers[i] = Boolean.TRUE.equals(replies.get(i));
-      }
-      return answers;
+      return (List<?>) redis.sendCommand(rawKey, command, args.toArray(new byte[0][]));
     } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.MEXISTS " + key, e);
+      throw JedisAdapter.fail(new String(command.getRaw(), StandardCharsets.US_ASCII) + " " + key, e);
     }
   }
 
-  private String[] encodeAll(Iterable<? extends T> items) {
+  private List<byte[]> encodeAll(Iterable<? extends T> items) {
     Objects.requireNonNull(items, "items");
-    List<String> encoded = new ArrayList<>();
+    List<byte[]> encoded = new ArrayList<>();
     for (T item : items) {
       encoded.add(item(item));
     }
-    return encoded.toArray(new String[0]);
+    return encoded;
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<byte[]> encodeLongs(long[] keys) {
+    Objects.requireNonNull(keys, "keys");
+    if (funnel != Funnels.longFunnel()) {
+      throw new IllegalStateException("long[] batches need a filter built with Funnels.longFunnel(), not " + funnel);
+    }
+    List<byte[]> encoded = new ArrayList<>(keys.length);
+    for (long k : keys) {
+      encoded.add(item((T) Long.valueOf(k)));
+    }
+    return encoded;
   }
 
   /** BF.CARD: the number of items added (adds that returned true). @throws RedisFilterException if Redis fails */
   public long count() {
     try {
-      return redis.bfCard(key);
+      return (Long) redis.sendCommand(rawKey, Bf.CARD, rawKey);
     } catch (JedisException e) {
-      throw ScriptCalls.translate("BF.CARD " + key, e);
+      throw JedisAdapter.fail("BF.CARD " + key, e);
     }
   }
 
   /**
-   * Empties the filter atomically: a script deletes it and reserves it again with this object's n and p.
+   * Empties the filter atomically: a script deletes it and reserves it again with this object's
+   * parameters (its companion hash is unchanged).
    *
    * @throws RedisFilterException if Redis fails
    */
   public void clear() {
+    String reserve = nonScaling ? "'NONSCALING'" : "'EXPANSION', ARGV[3]";
+    byte[] script = ("redis.call('DEL', KEYS[1]) return redis.call('BF.RESERVE', KEYS[1], ARGV[1], ARGV[2], "
+        + reserve + ")").getBytes(StandardCharsets.US_ASCII);
     try {
-      redis.eval(CLEAR, List.of(key.getBytes(StandardCharsets.UTF_8)),
-          List.of(Double.toString(fpp).getBytes(StandardCharsets.US_ASCII),
-              Long.toString(expectedInsertions).getBytes(StandardCharsets.US_ASCII)));
+      redis.eval(script, List.of(rawKey), List.of(ascii(Double.toString(fpp)), ascii(Long.toString(expectedInsertions)),
+          ascii(Integer.toString(expansion))));
     } catch (JedisException e) {
-      throw ScriptCalls.translate("clear " + key, e);
+      throw JedisAdapter.fail("clear " + key, e);
     }
   }
 
-  /** Deletes the filter's key. @throws RedisFilterException if Redis fails */
+  /** Deletes the filter's key and its companion hash. @throws RedisFilterException if Redis fails */
   public void delete() {
     try {
       redis.del(key);
+      redis.del(key + PARAMS_SUFFIX);
     } catch (JedisException e) {
-      throw ScriptCalls.translate("delete " + key, e);
+      throw JedisAdapter.fail("delete " + key, e);
     }
   }
 
@@ -210,18 +431,59 @@ public final class RedisNativeBloomFilter<T> {
     return key;
   }
 
-  /** The n given when this object was created. */
+  /** True if the create that returned this instance reserved the key; false if it attached. */
+  public boolean created() {
+    return created;
+  }
+
+  /** The capacity of the first sub-filter. */
   public long expectedInsertions() {
     return expectedInsertions;
   }
 
-  /** The p given when this object was created. */
+  /** The error rate. */
   public double fpp() {
     return fpp;
   }
 
+  /** The expansion factor; 0 for a non-scaling filter. */
+  public int expansion() {
+    return nonScaling ? 0 : expansion;
+  }
+
+  /** The bytes this filter sends for {@code item}: its funnel's, as any client would send them. */
+  byte[] encoded(T item) {
+    return item(item);
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** 1 over RESP2, true over RESP3. */
+  private static boolean isOne(Object reply) {
+    return (reply instanceof Long l && l == 1L) || Boolean.TRUE.equals(reply);
+  }
+
+  private static int countOnes(List<?> replies) {
+    int n = 0;
+    for (Object r : replies) {
+      n += isOne(r) ? 1 : 0;
+    }
+    return n;
+  }
+
+  private static boolean[] answers(List<?> replies) {
+    boolean[] a = new boolean[replies.size()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = isOne(replies.get(i));
+    }
+    return a;
+  }
+
   @Override
   public String toString() {
-    return "RedisNativeBloomFilter[key=" + key + ", expectedInsertions=" + expectedInsertions + ", fpp=" + fpp + "]";
+    return "RedisNativeBloomFilter[key=" + key + ", expectedInsertions=" + expectedInsertions + ", fpp=" + fpp
+        + (nonScaling ? ", non-scaling" : ", expansion=" + expansion) + "]";
   }
 }

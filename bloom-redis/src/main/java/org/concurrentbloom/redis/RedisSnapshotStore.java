@@ -26,7 +26,7 @@ import redis.clients.jedis.UnifiedJedis;
  * rebuilt), never trusted. Durability is Redis's: with AOF the snapshot survives a Redis restart; if it
  * is lost, the guard rebuilds from a full scan.
  *
- * <p>Immutable; any thread may call it, as the Jedis client may. Redis failures are IOExceptions, as
+ * <p>Immutable; any thread may call it, as the client (Jedis or Lettuce) may. Redis failures are IOExceptions, as
  * {@link SnapshotStore} asks.
  */
 public final class RedisSnapshotStore implements SnapshotStore {
@@ -40,6 +40,17 @@ public final class RedisSnapshotStore implements SnapshotStore {
    * @throws IllegalArgumentException if {@code key} is empty
    */
   public RedisSnapshotStore(UnifiedJedis redis, String key) {
+    this(RedisClientAdapter.jedis(redis), key);
+  }
+
+  /**
+   * A store under {@code key} over any client adapter (Jedis or Lettuce: they read each other's
+   * snapshots).
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code key} is empty
+   */
+  public RedisSnapshotStore(RedisClientAdapter redis, String key) {
     this.blobs = new RedisBlobStore(redis, "");
     this.key = Objects.requireNonNull(key, "key");
     if (key.isEmpty()) {

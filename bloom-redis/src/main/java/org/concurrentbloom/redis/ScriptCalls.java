@@ -4,12 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * Runs {@link Script}s by SHA, one at a time or pipelined, loading a script into a node's cache when that
@@ -24,28 +18,19 @@ final class ScriptCalls {
   /** Wait, after writes, until this many replicas of each written partition have acknowledged them. */
   record Replication(int replicas, long timeoutMillis) {}
 
-  private final UnifiedJedis redis;
+  private final RedisClientAdapter redis;
 
-  ScriptCalls(UnifiedJedis redis) {
+  ScriptCalls(RedisClientAdapter redis) {
     this.redis = redis;
+  }
+
+  RedisClientAdapter client() {
+    return redis;
   }
 
   /** Runs one call: one round trip (two plus a SCRIPT LOAD when the node lacks the script). */
   Object run(Call call, String what) {
-    try {
-      try {
-        return evalsha(call);
-      } catch (JedisNoScriptException e) {
-        redis.scriptLoad(call.script().source, call.bitsKey());
-        return evalsha(call);
-      }
-    } catch (JedisException e) {
-      throw translate(what, e);
-    }
-  }
-
-  private Object evalsha(Call call) {
-    return redis.evalsha(call.script().sha, List.of(call.bitsKey(), call.metaKey()), call.args());
+    return eval(call.script(), List.of(call.bitsKey(), call.metaKey()), call.args(), what);
   }
 
   /**
@@ -56,11 +41,14 @@ final class ScriptCalls {
     try {
       try {
         return redis.evalsha(script.sha, keys, args);
-      } catch (JedisNoScriptException e) {
+      } catch (RedisCallException e) {
+        if (e.kind != RedisCallException.Kind.NO_SCRIPT) {
+          throw e;
+        }
         redis.scriptLoad(script.source, keys.get(0));
         return redis.evalsha(script.sha, keys, args);
       }
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw translate(what, e);
     }
   }
@@ -68,7 +56,11 @@ final class ScriptCalls {
   /**
    * Runs every call in one pipeline (one round trip per node involved), followed, if
    * {@code replication} is not null, by a WAIT on each partition written. Returns the replies in order.
-   * Calls that met NOSCRIPT are run again, once, after loading their script.
+   * Calls that met NOSCRIPT are run again, once, after loading their script, with their own WAIT.
+   *
+   * <p>A WAIT that falls short is reported only after every call has run, and only for partitions a
+   * call was applied to: a node whose script cache was empty ran nothing in the first round, so its
+   * WAIT said nothing about the calls, which the second round still has to run.
    *
    * @throws RedisFilterException for the first call that failed, or if a WAIT fell short; the calls
    *     before and after it in the pipeline may have taken effect
@@ -79,99 +71,106 @@ final class ScriptCalls {
     for (int i = 0; i < calls.size(); i++) {
       todo.add(i);
     }
+    RedisFilterException shortfall = null;
     try {
       for (int attempt = 0; ; attempt++) {
-        List<Integer> missing = runOnce(calls, todo, results, replication, what);
-        if (missing.isEmpty()) {
+        Round round = runOnce(calls, todo, results, replication, what);
+        if (shortfall == null) {
+          shortfall = round.shortfall;
+        }
+        if (round.missing.isEmpty()) {
+          if (shortfall != null) {
+            throw shortfall;
+          }
           return results;
         }
         if (attempt == 1) {
           throw new RedisFilterException(what + " failed: the server reported NOSCRIPT for "
-              + calls.get(missing.get(0)).script() + " right after loading it");
+              + calls.get(round.missing.get(0)).script() + " right after loading it");
         }
         Map<String, Call> toLoad = new LinkedHashMap<>();
-        for (int i : missing) {
+        for (int i : round.missing) {
           Call c = calls.get(i);
-          toLoad.putIfAbsent(c.script().name + '\n' + new String(c.bitsKey(), java.nio.charset.StandardCharsets.UTF_8), c);
+          toLoad.putIfAbsent(c.script().name + '\n' + RedisBloomFilter.utf8(c.bitsKey()), c);
         }
         for (Call c : toLoad.values()) {
           redis.scriptLoad(c.script().source, c.bitsKey());
         }
-        todo = missing;
+        todo = round.missing;
       }
-    } catch (JedisException e) {
+    } catch (RedisCallException e) {
       throw translate(what, e);
     }
   }
 
-  private List<Integer> runOnce(List<Call> calls, List<Integer> todo, Object[] results, Replication replication,
+  /** What one pipeline left to do: the calls that met NOSCRIPT, and a WAIT that fell short, if any. */
+  private record Round(List<Integer> missing, RedisFilterException shortfall) {}
+
+  private Round runOnce(List<Call> calls, List<Integer> todo, Object[] results, Replication replication,
       String what) {
-    List<Response<Object>> replies = new ArrayList<>(todo.size());
-    List<Response<Long>> waits = new ArrayList<>();
-    try (AbstractPipeline pipeline = redis.pipelined()) {
-      Map<String, byte[]> written = new LinkedHashMap<>();
-      for (int i : todo) {
-        Call c = calls.get(i);
-        replies.add(pipeline.evalsha(c.script().sha, List.of(c.bitsKey(), c.metaKey()), c.args()));
-        written.putIfAbsent(new String(c.bitsKey(), java.nio.charset.StandardCharsets.UTF_8), c.bitsKey());
-      }
-      if (replication != null) {
-        for (byte[] key : written.values()) {
-          waits.add(pipeline.waitReplicas(key, replication.replicas(), replication.timeoutMillis()));
-        }
-      }
-      pipeline.sync();
+    List<RedisClientAdapter.Command> commands = new ArrayList<>(todo.size() + 1);
+    Map<String, byte[]> written = new LinkedHashMap<>();
+    for (int i : todo) {
+      Call c = calls.get(i);
+      commands.add(new RedisClientAdapter.EvalSha(c.script().sha, List.of(c.bitsKey(), c.metaKey()), c.args()));
+      written.putIfAbsent(RedisBloomFilter.utf8(c.bitsKey()), c.bitsKey());
     }
+    List<String> waitedKeys = new ArrayList<>();
+    if (replication != null) {
+      for (Map.Entry<String, byte[]> key : written.entrySet()) {
+        commands.add(new RedisClientAdapter.Wait(key.getValue(), replication.replicas(), replication.timeoutMillis()));
+        waitedKeys.add(key.getKey());
+      }
+    }
+    List<Object> replies = redis.pipeline(commands);
     List<Integer> missing = new ArrayList<>();
-    JedisException firstFailure = null;
+    Map<String, Boolean> applied = new LinkedHashMap<>();
+    RedisCallException firstFailure = null;
     for (int j = 0; j < todo.size(); j++) {
-      try {
-        results[todo.get(j)] = reply(replies.get(j), what);
-      } catch (JedisNoScriptException e) {
-        missing.add(todo.get(j));
-      } catch (JedisException e) {
-        if (firstFailure == null) {
+      Object reply = replies.get(j);
+      Call c = calls.get(todo.get(j));
+      if (reply instanceof RedisCallException e) {
+        if (e.kind == RedisCallException.Kind.NO_SCRIPT) {
+          missing.add(todo.get(j));
+        } else if (firstFailure == null) {
           firstFailure = e;
         }
+      } else {
+        results[todo.get(j)] = reply;
+        applied.put(RedisBloomFilter.utf8(c.bitsKey()), true);
       }
     }
     if (firstFailure != null) {
       throw translate(what, firstFailure);
     }
-    for (Response<Long> wait : waits) {
-      long acknowledged = reply(wait, what);
-      if (acknowledged < replication.replicas()) {
-        throw new RedisFilterException(what + " is on the master but only " + acknowledged + " of "
+    RedisFilterException shortfall = null;
+    for (int w = 0; w < waitedKeys.size(); w++) {
+      Object reply = replies.get(todo.size() + w);
+      if (reply instanceof RedisCallException e) {
+        throw translate(what, e);
+      }
+      long acknowledged = (Long) reply;
+      if (acknowledged < replication.replicas() && applied.containsKey(waitedKeys.get(w)) && shortfall == null) {
+        shortfall = new RedisFilterException(what + " is on the master but only " + acknowledged + " of "
             + replication.replicas() + " replicas acknowledged it within " + replication.timeoutMillis()
             + " ms: it may be lost if the master fails now");
       }
     }
-    return missing;
-  }
-
-  /**
-   * A pipelined reply. A cluster pipeline that cannot reach a node (a master that just failed, before
-   * the client has learnt the new topology) leaves that node's replies unset, and Jedis reports an
-   * unset reply with an IllegalStateException: that is a failure to reach Redis like any other.
-   */
-  private static <R> R reply(Response<R> response, String what) {
-    try {
-      return response.get();
-    } catch (IllegalStateException e) {
-      throw new RedisFilterException(what + " failed: no reply from a Redis node (unreachable, or the cluster"
-          + " is changing): " + e.getMessage(), e);
-    }
+    return new Round(missing, shortfall);
   }
 
   /** The exception a filter throws for a client failure; our scripts' errors start with "BLOOM". */
-  static RedisFilterException translate(String what, JedisException e) {
+  static RedisFilterException translate(String what, RedisCallException e) {
     String message = String.valueOf(e.getMessage());
-    if (e instanceof JedisDataException) {
+    if (e.kind == RedisCallException.Kind.ERROR_REPLY) {
+      if (message.startsWith("BLOOMEXISTS")) {
+        return new RedisFilterExistsException(what + " refused by Redis, nothing written: " + message, e.getCause());
+      }
       if (message.startsWith("BLOOMSHAPE") || message.startsWith("BLOOMMISSING")
-          || message.startsWith("BLOOMFOREIGN") || message.startsWith("BLOOMEXISTS")) {
-        return new RedisFilterMismatchException(what + " refused by Redis, nothing written: " + message, e);
+          || message.startsWith("BLOOMFOREIGN")) {
+        return new RedisFilterMismatchException(what + " refused by Redis, nothing written: " + message, e.getCause());
       }
     }
-    return new RedisFilterException(what + " failed: " + e.getClass().getSimpleName() + ": " + message, e);
+    return new RedisFilterException(what + " failed: " + e.describe(), e.getCause());
   }
 }

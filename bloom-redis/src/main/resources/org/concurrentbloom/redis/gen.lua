@@ -22,7 +22,7 @@ local function check_gen(bits, meta, m, k)
     return redis.error_reply('BLOOMSHAPE ' .. meta .. ' holds m=' .. stored[1] .. ' k=' .. tostring(stored[2])
         .. ' but this client expects m=' .. m .. ' k=' .. k)
   end
-  return check_bits(bits, meta)
+  return check_bits(bits, meta, m)
 end
 
 -- nil if every ARGV[from..to] is an integer bit offset in [0, m); else an error reply.

@@ -3,10 +3,47 @@
 -- string and KEYS[2] its metadata hash, in one hash slot, and ARGV[1..5] the shape the client expects:
 -- format version, hash strategy, m (bits in this partition), k, partition count.
 
--- nil if the bit string exists; else an error reply (its metadata remains: it was deleted or evicted).
-local function check_bits(bits, meta)
-  if redis.call('EXISTS', bits) == 0 then
+-- The type of a key ('none' if absent): TYPE answers with a status reply, a table in Lua.
+local function key_type(key)
+  return redis.call('TYPE', key)['ok']
+end
+
+-- nil if the bit string exists as this library made it: a string of exactly ceil(m/8) bytes (create,
+-- clear and upload make it so, and adds only set offsets below m, so it never changes length). Else an
+-- error reply: gone while its metadata remains (deleted or evicted), or replaced by another value,
+-- which an add would write into and a download would return as if it were the filter.
+local function check_bits(bits, meta, m)
+  local t = key_type(bits)
+  if t == 'none' then
     return redis.error_reply('BLOOMMISSING ' .. bits .. ' is gone while ' .. meta .. ' remains')
+  end
+  if t ~= 'string' then
+    return redis.error_reply('BLOOMFOREIGN ' .. bits .. ' holds a ' .. t
+        .. ', not the bit string of the filter described by ' .. meta)
+  end
+  local want = math.floor((tonumber(m) + 7) / 8)
+  local len = redis.call('STRLEN', bits)
+  if len ~= want then
+    return redis.error_reply('BLOOMFOREIGN ' .. bits .. ' holds ' .. len .. ' bytes, not the ' .. want
+        .. ' of the m=' .. m .. ' filter described by ' .. meta .. ': it was replaced by other data')
+  end
+  return nil
+end
+
+-- nil if the metadata key is absent or a hash with this library's version field; else an error reply
+-- naming the key and what it holds: another application's data, never to be merged into.
+local function check_meta_type(meta)
+  local t = key_type(meta)
+  if t == 'none' then
+    return nil
+  end
+  if t ~= 'hash' then
+    return redis.error_reply('BLOOMFOREIGN ' .. meta .. ' holds a ' .. t
+        .. ', not a filter\'s metadata hash: it was not made by this library; delete it or choose another name')
+  end
+  if not redis.call('HGET', meta, 'version') then
+    return redis.error_reply('BLOOMFOREIGN ' .. meta .. ' is a hash without this library\'s fields'
+        .. ' (no version): it was not made by this library; delete it or choose another name')
   end
   return nil
 end
@@ -26,6 +63,8 @@ end
 -- a stale shape can neither write bits where they mean something else nor read a "definitely absent"
 -- from bits laid out for another shape.
 local function check_shape(bits, meta)
+  local err = check_meta_type(meta)
+  if err then return err end
   local stored = redis.call('HMGET', meta, 'version', 'strategy', 'm', 'k', 'partitions')
   if not stored[1] then
     return redis.error_reply('BLOOMMISSING no filter metadata at ' .. meta)
@@ -37,5 +76,5 @@ local function check_shape(bits, meta)
         .. ' partitions=' .. tostring(stored[5]) .. ' but this client expects version=' .. ARGV[1]
         .. ' strategy=' .. ARGV[2] .. ' m=' .. ARGV[3] .. ' k=' .. ARGV[4] .. ' partitions=' .. ARGV[5])
   end
-  return check_bits(bits, meta)
+  return check_bits(bits, meta, ARGV[3])
 end

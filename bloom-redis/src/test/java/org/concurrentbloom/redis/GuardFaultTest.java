@@ -9,7 +9,8 @@ import org.concurrentbloom.guard.GuardStats;
 import org.concurrentbloom.guard.MembershipGuard;
 import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * "maybe", never "absent"; an insert that cannot be recorded throws and leaves the guard answering
  * "maybe" until a rebuild after the outage covers it; a snapshot that cannot be saved is counted and
  * the guard serves on. The server keeps no data across a restart (no AOF), as after a total loss.
+ * Each case runs over both clients.
  */
 class GuardFaultTest {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
@@ -31,10 +33,11 @@ class GuardFaultTest {
     }
   }
 
-  @Test
-  void aCrashedRedisMeansMaybeAndAnUnrecordedInsertDegradesTheGuardUntilTheRebuildAfterIt() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void aCrashedRedisMeansMaybeAndAnUnrecordedInsertDegradesTheGuardUntilTheRebuildAfterIt(Client client) throws Exception {
     TableSource table = TableSource.of("key-", 1_000);
-    try (MembershipGuard<String> guard = Guards.sharedInstance(table, "fault.crash", SERVER.client())) {
+    try (MembershipGuard<String> guard = Guards.sharedInstance(table, "fault.crash." + client, SERVER.adapter(client, Duration.ofSeconds(1)))) {
       assertThat(guard.mightExist("absent")).isFalse();
 
       SERVER.node().kill();
@@ -59,10 +62,11 @@ class GuardFaultTest {
     }
   }
 
-  @Test
-  void redisRestartedWithoutItsDataIsNoticedAndTheFilterRebuilt() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void redisRestartedWithoutItsDataIsNoticedAndTheFilterRebuilt(Client client) throws Exception {
     TableSource table = TableSource.of("key-", 1_000);
-    try (MembershipGuard<String> guard = Guards.sharedInstance(table, "fault.lost", SERVER.client())) {
+    try (MembershipGuard<String> guard = Guards.sharedInstance(table, "fault.lost." + client, SERVER.adapter(client, Duration.ofSeconds(1)))) {
       SERVER.node().kill();
       SERVER.node().restart();
       // The first checks meet the dead connections or the missing state: maybe, and the guard is told.
@@ -76,19 +80,21 @@ class GuardFaultTest {
     }
   }
 
-  @Test
-  void aFrozenRedisTimesOutAsMaybe() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void aFrozenRedisTimesOutAsMaybe(Client client) throws Exception {
     TableSource table = TableSource.of("key-", 1_000);
     // A short lease: a lock request sent before the freeze may be applied after it, for no one.
-    RedisGuardBackend<String> backend = RedisGuardBackend.builder(SERVER.client(Duration.ofMillis(300)))
+    RedisGuardBackend<String> backend = RedisGuardBackend.builder(SERVER.adapter(client, Duration.ofMillis(300)))
         .lockLease(Duration.ofSeconds(1)).build();
-    try (MembershipGuard<String> guard = Guards.ready(Guards.over(table, "fault.frozen").backend(backend))) {
+    try (MembershipGuard<String> guard = Guards.ready(Guards.over(table, "fault.frozen." + client).backend(backend))) {
       SERVER.node().signal("STOP");
       try {
         assertThat(guard.mightExist("absent")).as("timed out: maybe").isTrue();
         table.insert("while-frozen");
         assertThatThrownBy(() -> guard.recordInsert("while-frozen")).isInstanceOf(RedisFilterException.class)
-            .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
+            .rootCause().isInstanceOfAny(java.net.SocketTimeoutException.class,
+                io.lettuce.core.RedisCommandTimeoutException.class);
         assertThat(guard.stats().degraded()).isTrue();
       } finally {
         SERVER.node().signal("CONT");
@@ -99,11 +105,12 @@ class GuardFaultTest {
     }
   }
 
-  @Test
-  void redisDownWhileSavingASnapshotIsCountedAndTheGuardServesOn() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void redisDownWhileSavingASnapshotIsCountedAndTheGuardServesOn(Client client) throws Exception {
     TableSource table = TableSource.of("key-", 1_000);
-    RedisSnapshotStore store = new RedisSnapshotStore(SERVER.client(), "fault:snapshot");
-    try (MembershipGuard<String> guard = Guards.ready(Guards.over(table, "fault.snapshot").snapshotStore(store))) {
+    RedisSnapshotStore store = new RedisSnapshotStore(SERVER.adapter(client, Duration.ofSeconds(1)), "fault:snapshot:" + client);
+    try (MembershipGuard<String> guard = Guards.ready(Guards.over(table, "fault.snapshot." + client).snapshotStore(store))) {
       assertThat(store.read()).as("written after the first build").isPresent();
       SERVER.node().kill();
       table.insert("after-the-crash");
@@ -113,7 +120,7 @@ class GuardFaultTest {
       assertThat(s.rebuildFailures()).isZero();
       assertThat(s.rebuilds()).isEqualTo(2);
       assertThat(s.snapshotFailures()).isEqualTo(1);
-      assertThat(s.lastSnapshotError()).contains("fault:snapshot");
+      assertThat(s.lastSnapshotError()).contains("fault:snapshot:" + client);
       assertThat(s.backendErrors()).isZero();
       assertAll(guard, table);
     }

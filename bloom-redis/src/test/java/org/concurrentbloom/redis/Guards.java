@@ -24,6 +24,12 @@ final class Guards {
     return ready(over(table, name).backend(RedisGuardBackend.of(redis)));
   }
 
+  /** {@link #over} in shared mode through {@code redis}, either client: one application instance. */
+  static MembershipGuard<String> sharedInstance(TableSource table, String name, RedisClientAdapter redis)
+      throws InterruptedException {
+    return ready(over(table, name).backend(RedisGuardBackend.of(redis)));
+  }
+
   /** Builds the guard and waits until a filter is live. */
   static MembershipGuard<String> ready(MembershipGuard.Builder<String> builder) throws InterruptedException {
     MembershipGuard<String> guard = builder.build();

@@ -61,7 +61,7 @@ class RedisBloomFilterTest {
     BitIndexer<Long> indexer = BitIndexer.withShape(Funnels.longFunnel(), remote.bitSize(), remote.hashFunctions());
     long[] offsets = new long[Math.max(2, remote.hashFunctions())];
     indexer.indexes(12345L, offsets);
-    String bitsKey = "{" + name + ":p0}:bits";
+    String bitsKey = FilterKeys.bitsKey(name, 0);
     long setInString = redis.bitcount(bitsKey);
     for (int i = 0; i < remote.hashFunctions(); i++) {
       assertThat(redis.getbit(bitsKey, offsets[i])).as("offset %d", offsets[i]).isTrue();
@@ -119,8 +119,8 @@ class RedisBloomFilterTest {
   void aDifferentShapeIsRefusedAndNothingIsWritten() {
     RedisBloomFilter<CharSequence> stored = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01);
     stored.add("kept");
-    Map<String, String> metaBefore = redis.hgetAll("{" + name + ":p0}:meta");
-    byte[] bitsBefore = redis.get(("{" + name + ":p0}:bits").getBytes(StandardCharsets.UTF_8));
+    Map<String, String> metaBefore = redis.hgetAll(FilterKeys.metaKey(name, 0));
+    byte[] bitsBefore = redis.get(FilterKeys.bits(name, 0));
 
     assertThatThrownBy(() -> RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.001))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("BLOOMSHAPE")
@@ -129,9 +129,9 @@ class RedisBloomFilterTest {
         .expectedInsertions(1_000).fpp(0.01).partitions(2).create())
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("partitions=1");
 
-    assertThat(redis.hgetAll("{" + name + ":p0}:meta")).isEqualTo(metaBefore);
-    assertThat(redis.get(("{" + name + ":p0}:bits").getBytes(StandardCharsets.UTF_8))).isEqualTo(bitsBefore);
-    assertThat(redis.exists("{" + name + ":p1}:meta")).as("partition 1 of the refused shape").isFalse();
+    assertThat(redis.hgetAll(FilterKeys.metaKey(name, 0))).isEqualTo(metaBefore);
+    assertThat(redis.get(FilterKeys.bits(name, 0))).isEqualTo(bitsBefore);
+    assertThat(redis.exists(FilterKeys.metaKey(name, 1))).as("partition 1 of the refused shape").isFalse();
   }
 
   @Test
@@ -140,7 +140,7 @@ class RedisBloomFilterTest {
     stale.delete();
     RedisBloomFilter<CharSequence> current = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 50_000, 0.01);
     current.add("present");
-    byte[] bitsBefore = redis.get(("{" + name + ":p0}:bits").getBytes(StandardCharsets.UTF_8));
+    byte[] bitsBefore = redis.get(FilterKeys.bits(name, 0));
 
     assertThatThrownBy(() -> stale.add("x")).isInstanceOf(RedisFilterMismatchException.class);
     assertThatThrownBy(() -> stale.mightContain("present")).isInstanceOf(RedisFilterMismatchException.class);
@@ -148,7 +148,7 @@ class RedisBloomFilterTest {
     assertThatThrownBy(stale::clear).isInstanceOf(RedisFilterMismatchException.class);
     assertThatThrownBy(stale::count).isInstanceOf(RedisFilterMismatchException.class);
 
-    assertThat(redis.get(("{" + name + ":p0}:bits").getBytes(StandardCharsets.UTF_8))).isEqualTo(bitsBefore);
+    assertThat(redis.get(FilterKeys.bits(name, 0))).isEqualTo(bitsBefore);
     assertThat(current.count()).isEqualTo(1);
   }
 
@@ -156,7 +156,7 @@ class RedisBloomFilterTest {
   void aDeletedOrEvictedFilterIsAnErrorNeverAbsent() {
     RedisBloomFilter<CharSequence> f = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01);
     f.add("a");
-    redis.del("{" + name + ":p0}:bits");
+    redis.del(FilterKeys.bitsKey(name, 0));
     assertThatThrownBy(() -> f.mightContain("a")).isInstanceOf(RedisFilterMismatchException.class)
         .hasMessageContaining("is gone");
     assertThatThrownBy(() -> f.add("a")).isInstanceOf(RedisFilterMismatchException.class);
@@ -170,7 +170,7 @@ class RedisBloomFilterTest {
   @Test
   void attachRejectsMetadataItCannotTrust() {
     RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01);
-    String meta = "{" + name + ":p0}:meta";
+    String meta = FilterKeys.metaKey(name, 0);
     String[][] corruptions = {
         {"version", "2", "format version 2"}, {"strategy", "3", "hash strategy 3"}, {"k", "seven", "invalid k"},
         {"k", "5000", "hash function count"}, {"m", "0", "invalid m"}, {"fpp", "1.5", "invalid fpp"},
@@ -189,11 +189,11 @@ class RedisBloomFilterTest {
 
   @Test
   void foreignDataUnderTheNameIsNotTouched() {
-    redis.set("{" + name + ":p0}:bits", "someone else's value");
+    redis.set(FilterKeys.bitsKey(name, 0), "someone else's value");
     assertThatThrownBy(() -> RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 100, 0.01))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("not made by this library");
-    assertThat(redis.get("{" + name + ":p0}:bits")).isEqualTo("someone else's value");
-    assertThat(redis.exists("{" + name + ":p0}:meta")).isFalse();
+    assertThat(redis.get(FilterKeys.bitsKey(name, 0))).isEqualTo("someone else's value");
+    assertThat(redis.exists(FilterKeys.metaKey(name, 0))).isFalse();
   }
 
   @Test
@@ -231,7 +231,7 @@ class RedisBloomFilterTest {
     assertThatThrownBy(() -> RedisBloomFilter.create(redis, name, Funnels.longFunnel(), 1_000_000_000L, 0.001))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2^32")
         .hasMessageContaining("use more partitions");
-    assertThat(redis.exists("{" + name + ":p0}:meta")).isFalse();
+    assertThat(redis.exists(FilterKeys.metaKey(name, 0))).isFalse();
   }
 
   @Test
@@ -253,7 +253,7 @@ class RedisBloomFilterTest {
     f.addAll(keys("p", 40_000));
     assertThat(f.mightContainAll(keys("p", 40_000))).containsOnly(true);
     Map<Integer, Long> perPartition = LongStream.range(0, 4).boxed().collect(Collectors.toMap(Long::intValue,
-        i -> Long.parseLong(redis.hget("{" + name + ":p" + i + "}:meta", "count"))));
+        i -> Long.parseLong(redis.hget(FilterKeys.metaKey(name, i.intValue()), "count"))));
     // Binomial(40000, 1/4): mean 10000, sd 87; 10 000 +- 600 is beyond 6.8 sd.
     assertThat(perPartition.values()).allSatisfy(c -> assertThat(c).isBetween(9_400L, 10_600L));
     assertThat(f.count()).isEqualTo(perPartition.values().stream().mapToLong(Long::longValue).sum());
@@ -263,7 +263,7 @@ class RedisBloomFilterTest {
     RedisBloomFilter<CharSequence> attached = RedisBloomFilter.attach(redis, name, Funnels.stringFunnel());
     assertThat(attached.partitions()).isEqualTo(4);
     assertThat(attached.mightContain("p123")).isTrue();
-    redis.del("{" + name + ":p3}:meta");
+    redis.del(FilterKeys.metaKey(name, 3));
     assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name, Funnels.stringFunnel()))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining(":p3}");
   }

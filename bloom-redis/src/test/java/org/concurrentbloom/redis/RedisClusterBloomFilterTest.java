@@ -19,30 +19,34 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.RedisClusterClient;
 
 /**
  * Partitioned filters on a real 3-master, 3-replica Redis Cluster: partitions spread over the masters,
  * the false-positive rate holds, and a master's failover to its replica loses no acknowledged add.
- * The failover test runs last because it changes the cluster.
+ * The failover test runs last because it changes the cluster. Each runs over Jedis and over Lettuce
+ * (the sharing test with one instance on each).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedisClusterBloomFilterTest {
   @RegisterExtension
   static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
 
-  @Test
+  @ParameterizedTest
+  @EnumSource(Client.class)
   @Order(1)
-  void partitionsSpreadOverTheMastersAndTheFalsePositiveRateHolds() {
-    RedisClusterClient redis = CLUSTER.client(Duration.ofSeconds(5));
+  void partitionsSpreadOverTheMastersAndTheFalsePositiveRateHolds(Client client) {
+    RedisClientAdapter redis = CLUSTER.adapter(client, Duration.ofSeconds(5));
     int n = 20_000;
     double p = 0.01;
-    RedisBloomFilter<CharSequence> f = RedisBloomFilter.<CharSequence>builder(redis, "cluster:fpr", Funnels.stringFunnel())
+    String name = "cluster:fpr:" + client;
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel())
         .expectedInsertions(n).fpp(p).partitions(12).create();
     Set<Integer> masters = new HashSet<>();
     for (int i = 0; i < 12; i++) {
-      masters.add(CLUSTER.masterOf("{cluster:fpr:p" + i + "}:bits").port());
+      masters.add(CLUSTER.masterOf(FilterKeys.bitsKey(name, i)).port());
     }
     assertThat(masters).as("masters holding a partition").hasSize(3);
 
@@ -62,31 +66,38 @@ class RedisClusterBloomFilterTest {
     assertThat(f.count()).isGreaterThan(n - n / 100).isLessThanOrEqualTo(n);
   }
 
-  @Test
+  @ParameterizedTest
+  @EnumSource(Client.class)
   @Order(2)
-  void twoClusterClientsShareTheFilter() {
-    RedisBloomFilter<Long> a = RedisBloomFilter.<Long>builder(CLUSTER.client(Duration.ofSeconds(5)), "cluster:shared",
-        Funnels.longFunnel()).expectedInsertions(10_000).partitions(6).create();
-    RedisBloomFilter<Long> b = RedisBloomFilter.attach(CLUSTER.client(Duration.ofSeconds(5)), "cluster:shared",
+  void twoClusterClientsShareTheFilterWhicheverLibraryEachUses(Client other) {
+    String name = "cluster:shared:" + other;
+    RedisBloomFilter<Long> a = RedisBloomFilter.<Long>builder(CLUSTER.adapter(Client.JEDIS, Duration.ofSeconds(5)),
+        name, Funnels.longFunnel()).expectedInsertions(10_000).partitions(6).create();
+    RedisBloomFilter<Long> b = RedisBloomFilter.attach(CLUSTER.adapter(other, Duration.ofSeconds(5)), name,
         Funnels.longFunnel());
     for (long i = 0; i < 500; i++) {
       assertThat(a.add(i)).isTrue();
       assertThat(b.mightContain(i)).isTrue();
+      assertThat(b.add(i + 1_000)).isTrue();
+      assertThat(a.mightContain(i + 1_000)).isTrue();
     }
-    assertThat(b.count()).isEqualTo(500);
+    assertThat(b.count()).isEqualTo(1_000);
+    assertThat(a.mightContainAll(new long[] {1, 2, 1_001})).containsOnly(true);
   }
 
   /** The shared guard's keys share one slot, so its scripts run on one master of the cluster. */
-  @Test
+  @ParameterizedTest
+  @EnumSource(Client.class)
   @Order(2)
-  void aSharedGuardWorksOnTheCluster() throws Exception {
+  void aSharedGuardWorksOnTheCluster(Client client) throws Exception {
     TableSource table = TableSource.of("key-", 1_000);
-    RedisClusterClient clientA = CLUSTER.client(Duration.ofSeconds(5));
-    RedisSnapshotStore store = new RedisSnapshotStore(clientA, "{cluster.guard}:snapshot");
-    try (MembershipGuard<String> a = Guards.ready(Guards.over(table, "cluster.guard").snapshotStore(store)
+    String name = "cluster.guard." + client;
+    RedisClientAdapter clientA = CLUSTER.adapter(client, Duration.ofSeconds(5));
+    RedisSnapshotStore store = new RedisSnapshotStore(clientA, name + ":snapshot");
+    try (MembershipGuard<String> a = Guards.ready(Guards.over(table, name).snapshotStore(store)
             .backend(RedisGuardBackend.of(clientA)));
         MembershipGuard<String> b =
-            Guards.sharedInstance(table, "cluster.guard", CLUSTER.client(Duration.ofSeconds(5)))) {
+            Guards.sharedInstance(table, name, CLUSTER.adapter(Client.JEDIS, Duration.ofSeconds(5)))) {
       assertThat(table.scanAllCalls.get()).as("B adopted A's filter").isEqualTo(1);
       table.insert("from-a");
       a.recordInsert("from-a");
@@ -119,11 +130,13 @@ class RedisClusterBloomFilterTest {
    * is promoted, and checks that every add acknowledged before the crash (waitForReplicas(1)) is present
    * and that new adds work. During the failover each query answers true or throws; never false.
    */
-  @Test
+  @ParameterizedTest
+  @EnumSource(Client.class)
   @Order(3)
-  void aMasterFailoverLosesNoAcknowledgedAdd() throws Exception {
-    RedisClusterClient redis = CLUSTER.client(Duration.ofSeconds(2));
-    RedisBloomFilter<CharSequence> f = RedisBloomFilter.<CharSequence>builder(redis, "cluster:failover", Funnels.stringFunnel())
+  void aMasterFailoverLosesNoAcknowledgedAdd(Client client) throws Exception {
+    RedisClientAdapter redis = CLUSTER.adapter(client, Duration.ofSeconds(2));
+    String name = "cluster:failover:" + client;
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel())
         .expectedInsertions(20_000).fpp(0.01).partitions(6).waitForReplicas(1, Duration.ofSeconds(5)).create();
     List<String> batch = keys("k-", 0, 5_000);
     f.addAll(batch);
@@ -132,7 +145,7 @@ class RedisClusterBloomFilterTest {
       f.add(key);
     }
 
-    RedisNode victim = CLUSTER.masterOf("{cluster:failover:p0}:bits");
+    RedisNode victim = CLUSTER.masterOf(FilterKeys.bitsKey(name, 0));
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger falseAnswers = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();
@@ -140,7 +153,7 @@ class RedisClusterBloomFilterTest {
     AtomicReference<Throwable> unexpected = new AtomicReference<>();
     CountDownLatch readerStarted = new CountDownLatch(1);
     Thread reader = new Thread(() -> {
-      RedisBloomFilter<CharSequence> r = RedisBloomFilter.attach(redis, "cluster:failover", Funnels.stringFunnel());
+      RedisBloomFilter<CharSequence> r = RedisBloomFilter.attach(redis, name, Funnels.stringFunnel());
       readerStarted.countDown();
       for (int i = 0; !stop.get(); i++) {
         try {

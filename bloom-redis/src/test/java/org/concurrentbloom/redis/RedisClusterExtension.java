@@ -110,6 +110,16 @@ final class RedisClusterExtension implements BeforeAllCallback, AfterAllCallback
     return client;
   }
 
+  /** Closes {@code resource} after the class, with the clients. */
+  void closeAfter(AutoCloseable resource) {
+    opened.add(resource);
+  }
+
+  /** An adapter over a new cluster client of this kind, closed after the class. */
+  RedisClientAdapter adapter(Client kind, Duration timeout) {
+    return kind.openCluster(this, timeout);
+  }
+
   /** The live master that holds this (existing) key. */
   RedisNode masterOf(String key) {
     for (RedisNode node : nodes) {

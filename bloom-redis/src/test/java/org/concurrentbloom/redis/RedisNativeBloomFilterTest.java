@@ -44,6 +44,59 @@ class RedisNativeBloomFilterTest {
   }
 
   @Test
+  void itemsAreSentAsTheirFunnelledBytesSoOtherClientsShareTheFilter() {
+    assertThat(FunnelBytes.of(Funnels.stringFunnel(), "alice@example.com"))
+        .isEqualTo("alice@example.com".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(FunnelBytes.of(Funnels.stringFunnel(), "Zürich")).isEqualTo("Zürich".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(FunnelBytes.of(Funnels.longFunnel(), 0x0102030405060708L))
+        .containsExactly(8, 7, 6, 5, 4, 3, 2, 1);
+    assertThat(FunnelBytes.of(Funnels.byteArrayFunnel(), new byte[] {9, 8})).containsExactly(9, 8);
+    assertThatThrownBy(() -> FunnelBytes.of(Funnels.stringFunnel(), null)).isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  void theBuilderRefusesContradictoryOrBadOptionsNamingThem() {
+    RedisClient redis = SERVER.client();
+    assertThatThrownBy(() -> RedisNativeBloomFilter.builder(redis, "native:x", Funnels.stringFunnel()).expansion(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
+    assertThatThrownBy(() -> RedisNativeBloomFilter.builder(redis, "native:x", Funnels.stringFunnel()).nonScaling()
+        .expansion(4)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nonScaling");
+    assertThatThrownBy(() -> RedisNativeBloomFilter.builder(redis, "native:x", Funnels.stringFunnel()).create())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("expectedInsertions");
+    assertThatThrownBy(() -> RedisNativeBloomFilter.builder(redis, "", Funnels.stringFunnel()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("non-empty");
+  }
+
+  @Test
+  void anotherClientsBfExistsFindsOurItemsAndAnotherShapeIsRefused() {
+    RedisClient redis = SERVER.client();
+    assumeTrue(RedisNativeBloomFilter.isSupported(redis), "this redis-server has no BF.* commands (Redis 7 without RedisBloom)");
+    RedisNativeBloomFilter<CharSequence> f = RedisNativeBloomFilter.<CharSequence>builder(redis, "native:shared",
+        Funnels.stringFunnel()).expectedInsertions(1_000).fpp(0.001).expansion(4).create();
+    assertThat(f.created()).isTrue();
+    f.add("alice@example.com");
+    Object theirs = redis.sendCommand(() -> SafeEncoder.encode("BF.EXISTS"), "native:shared", "alice@example.com");
+    assertThat(theirs).isIn(1L, Boolean.TRUE);
+    redis.sendCommand(() -> SafeEncoder.encode("BF.ADD"), "native:shared", "bob@example.com");
+    assertThat(f.mightContain("bob@example.com")).isTrue();
+    assertThat(RedisNativeBloomFilter.<CharSequence>builder(redis, "native:shared", Funnels.stringFunnel())
+        .expectedInsertions(1_000).fpp(0.001).expansion(4).create().created()).isFalse();
+    assertThatThrownBy(() -> RedisNativeBloomFilter.create(redis, "native:shared", Funnels.stringFunnel(), 5_000, 0.001))
+        .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("capacity");
+    assertThatThrownBy(() -> RedisNativeBloomFilter.<CharSequence>builder(redis, "native:shared", Funnels.stringFunnel())
+        .expectedInsertions(1_000).fpp(0.01).expansion(4).create())
+        .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("error");
+    redis.sendCommand(() -> SafeEncoder.encode("BF.RESERVE"), "native:foreign", "0.01", "777", "NONSCALING");
+    assertThatThrownBy(() -> RedisNativeBloomFilter.create(redis, "native:foreign", Funnels.stringFunnel(), 1_000, 0.01))
+        .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("777");
+    RedisNativeBloomFilter<Long> ids = RedisNativeBloomFilter.create(redis, "native:ids", Funnels.longFunnel(), 1_000, 0.01);
+    assertThat(ids.addAll(new long[] {1, 2, 3})).isEqualTo(3);
+    assertThat(ids.mightContainAll(new long[] {1, 2, 3})).containsOnly(true);
+    f.delete();
+    assertThat(redis.exists("native:shared")).isFalse();
+  }
+
+  @Test
   void addQueryBatchesCountAndClear() {
     RedisClient redis = SERVER.client();
     assumeTrue(RedisNativeBloomFilter.isSupported(redis), "this redis-server has no BF.* commands (Redis 7 without RedisBloom)");

@@ -53,6 +53,16 @@ final class RedisServerExtension implements BeforeAllCallback, AfterAllCallback 
     return client(Duration.ofSeconds(5));
   }
 
+  /** An adapter over a new client of this kind, with a 5-second timeout, closed after the class. */
+  RedisClientAdapter adapter(Client kind) {
+    return adapter(kind, Duration.ofSeconds(5));
+  }
+
+  /** An adapter over a new client of this kind, with this timeout, closed after the class. */
+  RedisClientAdapter adapter(Client kind, Duration timeout) {
+    return kind.open(node, timeout, opened);
+  }
+
   /** A new client with this socket timeout, closed after the class. */
   RedisClient client(Duration timeout) {
     RedisClient c = node.client(timeout);

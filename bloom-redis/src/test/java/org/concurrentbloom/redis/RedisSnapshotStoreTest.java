@@ -101,7 +101,7 @@ class RedisSnapshotStoreTest {
         Jedis admin = SERVER.node().admin()) {
       assertThat(table.scanAllCalls.get()).as("no full scan").isEqualTo(1);
       assertThat(table.scanAfterCalls.get()).isEqualTo(1);
-      assertThat(admin.hget("{snapshot.second}:state", "live")).isEqualTo("1");
+      assertThat(admin.hget("snapshot.second:{snapshot.second}:state", "live")).isEqualTo("1");
       assertAll(restarted, table);
       assertThat(restarted.stats().filterCount()).isBetween(1_100L, 1_101L);
     }

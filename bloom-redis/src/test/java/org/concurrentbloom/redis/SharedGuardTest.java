@@ -68,7 +68,7 @@ class SharedGuardTest {
     try (MembershipGuard<String> a = Guards.sharedInstance(table, "shared.switch", SERVER.client());
         MembershipGuard<String> b = Guards.sharedInstance(table, "shared.switch", SERVER.client());
         Jedis admin = SERVER.node().admin()) {
-      assertThat(admin.hget("{shared.switch}:state", "live")).isEqualTo("1");
+      assertThat(admin.hget("shared.switch:{shared.switch}:state", "live")).isEqualTo("1");
       for (int i = 0; i < 50; i++) {
         table.delete("key-" + i);
         a.recordDelete("key-" + i);
@@ -83,10 +83,10 @@ class SharedGuardTest {
       }
       assertThat(a.mightExist("key-50")).isTrue();
       assertThat(a.stats().deletesSinceRebuild()).isZero();
-      assertThat(admin.hget("{shared.switch}:state", "live")).isEqualTo("2");
-      assertThat(admin.hexists("{shared.switch}:state", "pending")).isFalse();
-      assertThat(admin.exists("{shared.switch}:g1:bits", "{shared.switch}:g1:meta")).as("old generation").isZero();
-      assertThat(admin.exists("{shared.switch}:g2:bits", "{shared.switch}:g2:meta")).isEqualTo(2);
+      assertThat(admin.hget("shared.switch:{shared.switch}:state", "live")).isEqualTo("2");
+      assertThat(admin.hexists("shared.switch:{shared.switch}:state", "pending")).isFalse();
+      assertThat(admin.exists("shared.switch:{shared.switch}:g1:bits", "shared.switch:{shared.switch}:g1:meta")).as("old generation").isZero();
+      assertThat(admin.exists("shared.switch:{shared.switch}:g2:bits", "shared.switch:{shared.switch}:g2:meta")).isEqualTo(2);
     }
   }
 
@@ -109,8 +109,8 @@ class SharedGuardTest {
       second.get(30, TimeUnit.SECONDS);
       assertThat(table.maxConcurrentScans.get()).as("scans never overlapped").isEqualTo(1);
       assertThat(table.scanAllCalls.get()).isEqualTo(3);
-      assertThat(admin.hget("{shared.lock}:state", "live")).isEqualTo("3");
-      assertThat(admin.exists("{shared.lock}:lock")).as("released").isFalse();
+      assertThat(admin.hget("shared.lock:{shared.lock}:state", "live")).isEqualTo("3");
+      assertThat(admin.exists("shared.lock:{shared.lock}:lock")).as("released").isFalse();
     }
   }
 
@@ -126,7 +126,7 @@ class SharedGuardTest {
       GuardFilters<String> crashed = RedisGuardBackend.builder(SERVER.client()).lockLease(Duration.ofMillis(300))
           .<String>build().open(spec);
       crashed.rebuild().begin(20_000).add("only-in-the-abandoned-generation");
-      assertThat(admin.hget("{shared.crash}:state", "pending")).isEqualTo("2");
+      assertThat(admin.hget("shared.crash:{shared.crash}:state", "pending")).isEqualTo("2");
 
       table.insert("recorded-meanwhile");
       a.recordInsert("recorded-meanwhile"); // goes to the live and the abandoned pending generation
@@ -134,10 +134,10 @@ class SharedGuardTest {
 
       a.rebuildNow(); // waits out the dead instance's lease, replaces and deletes its generation
 
-      assertThat(admin.hget("{shared.crash}:state", "live")).isEqualTo("3");
-      assertThat(admin.hexists("{shared.crash}:state", "pending")).isFalse();
-      assertThat(admin.exists("{shared.crash}:g2:bits", "{shared.crash}:g2:meta")).as("abandoned generation").isZero();
-      assertThat(admin.exists("{shared.crash}:g1:bits", "{shared.crash}:g1:meta")).as("replaced generation").isZero();
+      assertThat(admin.hget("shared.crash:{shared.crash}:state", "live")).isEqualTo("3");
+      assertThat(admin.hexists("shared.crash:{shared.crash}:state", "pending")).isFalse();
+      assertThat(admin.exists("shared.crash:{shared.crash}:g2:bits", "shared.crash:{shared.crash}:g2:meta")).as("abandoned generation").isZero();
+      assertThat(admin.exists("shared.crash:{shared.crash}:g1:bits", "shared.crash:{shared.crash}:g1:meta")).as("replaced generation").isZero();
       assertThat(a.mightExist("recorded-meanwhile")).isTrue();
       assertThat(a.mightExist("only-in-the-abandoned-generation")).isFalse();
     }

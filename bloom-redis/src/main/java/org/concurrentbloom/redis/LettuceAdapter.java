@@ -1,0 +1,210 @@
+package org.concurrentbloom.redis;
+
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * {@link RedisClientAdapter} over a Lettuce connection with the byte-array codec: a single server's
+ * {@code StatefulRedisConnection} or a cluster's {@code StatefulRedisClusterConnection}, whose commands
+ * Lettuce routes by their first key. Lettuce pipelines by itself: commands are written without waiting
+ * for earlier replies, so a batch sent asynchronously and then awaited costs one round trip per node.
+ * Every wait is bounded by the connection's own command timeout.
+ */
+final class LettuceAdapter extends RedisClientAdapter {
+  private static final Duration AWAIT_GRACE = Duration.ofSeconds(1);
+
+  private final StatefulConnection<byte[], byte[]> connection;
+  private final RedisClusterAsyncCommands<byte[], byte[]> async;
+  /** Set for a cluster: a pipeline with WAIT sends through the node connections itself. */
+  private final StatefulRedisClusterConnection<byte[], byte[]> cluster;
+
+  LettuceAdapter(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> async,
+      StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+    this.connection = connection;
+    this.async = async;
+    this.cluster = cluster;
+  }
+
+  @Override
+  Object evalsha(byte[] sha, List<byte[]> keys, List<byte[]> args) {
+    return await(evalsha(async, sha, keys, args));
+  }
+
+  @Override
+  void scriptLoad(byte[] source, byte[] routingKey) {
+    // A cluster connection's SCRIPT LOAD has no key to route by: send it to the owner of the slot.
+    RedisClusterAsyncCommands<byte[], byte[]> target =
+        cluster == null ? async : cluster.getConnection(nodeOf(routingKey)).async();
+    await(target.scriptLoad(source));
+  }
+
+  /** EVALSHA with an output that keeps the reply's shape (LettuceScriptOutput); routed by its first key. */
+  private static RedisFuture<Object> evalsha(RedisClusterAsyncCommands<byte[], byte[]> commands, byte[] sha,
+      List<byte[]> keys, List<byte[]> args) {
+    CommandArgs<byte[], byte[]> command = new CommandArgs<>(ByteArrayCodec.INSTANCE)
+        .add(new String(sha, StandardCharsets.US_ASCII)).add(keys.size()).addKeys(keys).addValues(args);
+    return commands.dispatch(CommandType.EVALSHA, new LettuceScriptOutput(), command);
+  }
+
+  @Override
+  List<Object> pipeline(List<Command> commands) {
+    boolean waits = commands.stream().anyMatch(c -> c instanceof Wait);
+    // WAIT counts the writes of the connection it is sent on. Lettuce routes keyed commands of a cluster
+    // connection itself, but a WAIT has no key; so a pipeline with WAIT picks each node's connection
+    // here and sends both the writes and their WAIT through it.
+    Map<String, RedisClusterAsyncCommands<byte[], byte[]>> nodes = new HashMap<>();
+    List<RedisFuture<?>> futures = new ArrayList<>(commands.size());
+    for (Command c : commands) {
+      byte[] routing = c instanceof EvalSha e ? e.keys().get(0) : ((Wait) c).routingKey();
+      RedisClusterAsyncCommands<byte[], byte[]> target = async;
+      if (cluster != null && waits) {
+        target = nodes.computeIfAbsent(nodeOf(routing), id -> cluster.getConnection(id).async());
+      }
+      if (c instanceof EvalSha e) {
+        futures.add(evalsha(target, e.sha(), e.keys(), e.args()));
+      } else {
+        Wait w = (Wait) c;
+        futures.add(target.waitForReplication(w.replicas(), w.timeoutMillis()));
+      }
+    }
+    long deadline = System.nanoTime() + timeout().toNanos();
+    List<Object> results = new ArrayList<>(futures.size());
+    for (RedisFuture<?> f : futures) {
+      try {
+        results.add(await(f, Math.max(0, deadline - System.nanoTime())));
+      } catch (RedisCallException e) {
+        results.add(e);
+      }
+    }
+    return results;
+  }
+
+  private String nodeOf(byte[] key) {
+    RedisClusterNode node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
+    if (node == null) {
+      throw new RedisCallException(RedisCallException.Kind.FAILURE, "no cluster node owns the slot of "
+          + RedisBloomFilter.utf8(key) + " in the client's view of the cluster", null);
+    }
+    return node.getNodeId();
+  }
+
+  @Override
+  String type(byte[] key) {
+    return await(async.type(key));
+  }
+
+  @Override
+  Map<String, String> hgetAll(byte[] key) {
+    Map<byte[], byte[]> raw = await(async.hgetall(key));
+    Map<String, String> out = new LinkedHashMap<>();
+    raw.forEach((k, v) -> out.put(RedisBloomFilter.utf8(k), RedisBloomFilter.utf8(v)));
+    return out;
+  }
+
+  @Override
+  List<byte[]> hmget(byte[] key, byte[]... fields) {
+    List<KeyValue<byte[], byte[]>> raw = await(async.hmget(key, fields));
+    List<byte[]> out = new ArrayList<>(raw.size());
+    for (KeyValue<byte[], byte[]> kv : raw) {
+      out.add(kv.getValueOrElse(null));
+    }
+    return out;
+  }
+
+  @Override
+  byte[] hget(byte[] key, byte[] field) {
+    return await(async.hget(key, field));
+  }
+
+  @Override
+  boolean exists(byte[] key) {
+    return await(async.exists(key)) > 0;
+  }
+
+  @Override
+  long hincrBy(byte[] key, byte[] field, long by) {
+    return await(async.hincrby(key, field, by));
+  }
+
+  @Override
+  long del(byte[]... keys) {
+    return await(async.del(keys));
+  }
+
+  @Override
+  void set(byte[] key, byte[] value) {
+    await(async.set(key, value));
+  }
+
+  @Override
+  byte[] get(byte[] key) {
+    return await(async.get(key));
+  }
+
+  @Override
+  boolean setIfAbsent(byte[] key, byte[] value, long pxMillis) {
+    return "OK".equals(await(async.set(key, value, SetArgs.Builder.nx().px(pxMillis))));
+  }
+
+  /**
+   * How long to wait for a reply: the connection's command timeout, plus a second so that Lettuce's own
+   * timeout (a RedisCommandTimeoutException, which also cancels the command) fires first.
+   */
+  private Duration timeout() {
+    return connection.getTimeout().plus(AWAIT_GRACE);
+  }
+
+  private <T> T await(RedisFuture<T> future) {
+    return await(future, timeout().toNanos());
+  }
+
+  /** The future's value; its failure, or no reply within {@code nanos}, as a RedisCallException. */
+  private static <T> T await(RedisFuture<T> future, long nanos) {
+    try {
+      return future.get(nanos, TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      throw translate(e.getCause());
+    } catch (TimeoutException e) {
+      future.cancel(false);
+      throw new RedisCallException(RedisCallException.Kind.FAILURE, "no reply within the command timeout", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RedisCallException(RedisCallException.Kind.FAILURE, "interrupted while waiting for Redis", e);
+    } catch (RuntimeException e) {
+      throw translate(e);
+    }
+  }
+
+  private static RedisCallException translate(Throwable e) {
+    RedisCallException.Kind kind = e instanceof RedisNoScriptException ? RedisCallException.Kind.NO_SCRIPT
+        : e instanceof RedisCommandExecutionException ? RedisCallException.Kind.ERROR_REPLY
+        : RedisCallException.Kind.FAILURE;
+    return new RedisCallException(kind, String.valueOf(e.getMessage()), e);
+  }
+
+  @Override
+  public String toString() {
+    return "Lettuce " + (cluster != null ? "cluster connection" : "connection");
+  }
+}

@@ -1,0 +1,36 @@
+package org.concurrentbloom.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.Funnel;
+import org.concurrentbloom.MembershipFilter;
+import org.concurrentbloom.MembershipFilterContractTest;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@link RedisBloomFilterContractTest} over a Lettuce connection instead of Jedis. */
+class LettuceRedisBloomFilterContractTest extends MembershipFilterContractTest {
+  @RegisterExtension
+  static final RedisServerExtension SERVER = new RedisServerExtension();
+  private static final AtomicInteger NAMES = new AtomicInteger();
+  private static RedisClientAdapter client;
+
+  private static synchronized RedisClientAdapter client() {
+    if (client == null) {
+      client = SERVER.adapter(Client.LETTUCE);
+    }
+    return client;
+  }
+
+  @Override
+  protected <T> MembershipFilter<T> create(Funnel<? super T> funnel, long expectedInsertions, double fpp) {
+    return RedisBloomFilter.create(client(), "contract:" + NAMES.incrementAndGet(), funnel, expectedInsertions, fpp);
+  }
+
+  @Override
+  protected <T> MembershipFilter<T> read(InputStream in, Funnel<? super T> funnel) throws IOException {
+    BloomFilter<T> local = BloomFilter.readFrom(in, funnel);
+    return RedisBloomFilter.<T>builder(client(), "contract-read:" + NAMES.incrementAndGet(), funnel).upload(local);
+  }
+}
