@@ -703,8 +703,9 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * The expected false-positive rate at the current {@link #count()}: (1 - e^(-k c/m))^k for one
-   * partition, the mean over partitions for several (a query lands in each equally often).
+   * The false-positive rate read off the bits set, as the local filter's: (X/m)^k for a partition
+   * with X of its m bits set, the mean over partitions for several (a query lands in each equally
+   * often). It holds after merges, uploads and past capacity, where {@link #count()} falls behind.
    *
    * @throws RedisFilterException if Redis fails
    */
@@ -712,7 +713,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   public double estimatedFpp() {
     double sum = 0;
     for (long[] p : partitionStats()) {
-      sum += indexer.expectedFpp(p[1]);
+      sum += Math.pow((double) p[0] / indexer.bitSize(), indexer.hashFunctions());
     }
     return sum / partitions;
   }
