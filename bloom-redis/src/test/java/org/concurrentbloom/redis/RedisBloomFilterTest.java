@@ -257,7 +257,9 @@ class RedisBloomFilterTest {
     // Binomial(40000, 1/4): mean 10000, sd 87; 10 000 +- 600 is beyond 6.8 sd.
     assertThat(perPartition.values()).allSatisfy(c -> assertThat(c).isBetween(9_400L, 10_600L));
     assertThat(f.count()).isEqualTo(perPartition.values().stream().mapToLong(Long::longValue).sum());
-    assertThat(f.estimatedFpp()).isBetween(0.005, 0.0105);
+    // Read off the bits, so it follows each partition's load: between the rates at 9,400 and 10,600
+    // keys per partition of capacity 10,000 (about 0.008 and 0.013).
+    assertThat(f.estimatedFpp()).isBetween(0.006, 0.015);
     assertThatThrownBy(f::download).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> f.writeTo(new ByteArrayOutputStream())).isInstanceOf(UnsupportedOperationException.class);
     RedisBloomFilter<CharSequence> attached = RedisBloomFilter.attach(redis, name, Funnels.stringFunnel());
