@@ -3,7 +3,6 @@ package org.concurrentbloom.cli;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -82,10 +81,5 @@ record Destination(Kind kind, Path path) {
 
   private static Path realPath(Path target) throws IOException {
     return Files.isSymbolicLink(target) ? target.toRealPath() : target;
-  }
-
-  /** True for a regular file that exists (not following links: {@link #path} is resolved already). */
-  boolean exists() {
-    return kind == Kind.FILE && Files.exists(path, LinkOption.NOFOLLOW_LINKS);
   }
 }

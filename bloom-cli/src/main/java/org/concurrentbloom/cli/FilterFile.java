@@ -49,11 +49,6 @@ final class FilterFile {
     return recorded == KeyType.UNRECORDED ? codec.keyType : recorded;
   }
 
-  /** The funnel for new filters of {@code codec}'s keys. */
-  static Funnel<Object> funnelFor(KeyCodec codec) {
-    return codec.funnel();
-  }
-
   /**
    * Loads the filter in {@code path}, which must hold exactly one filter and nothing after it.
    *
