@@ -187,7 +187,10 @@ class RedisForeignDataTest {
     String guardName = name + "-guard";
     try (MembershipGuard<String> guard = Guards.sharedInstance(TableSource.of("u", 10), guardName, filters)) {
       assertThat(guard.mightExist("u1")).isTrue();
-      assertThat(keysStartingWith(guardName + ":")).as("state, generation bits and meta").hasSize(3);
+      // The build's lock may still be held for a moment after the guard is ready (it starts with the
+      // name too); close() below waits for the build, so the final count has no lock key.
+      assertThat(keysStartingWith(guardName + ":")).as("state, generation bits and meta")
+          .filteredOn(k -> !k.endsWith("}:lock")).hasSize(3);
     }
     assertThat(keysMentioningName()).hasSize(9).allMatch(k -> k.startsWith(name));
   }
