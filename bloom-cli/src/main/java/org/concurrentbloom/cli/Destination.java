@@ -42,6 +42,9 @@ record Destination(Kind kind, Path path) {
     if (name.equals("-") || name.equals("/dev/stdout") || name.equals("/dev/fd/1") || name.equals("/proc/self/fd/1")) {
       return new Destination(Kind.STDOUT, target);
     }
+    if (isStandardOutput(target)) {
+      return new Destination(Kind.STDOUT, target);
+    }
     if (name.startsWith("/dev/fd/") || name.startsWith("/proc/self/fd/") || name.equals("/dev/stderr")) {
       return new Destination(Kind.STREAM, target);
     }
@@ -76,6 +79,21 @@ record Destination(Kind kind, Path path) {
             + "and FIFOs only");
       default:
         throw new FileSystemException(name, null, "is not a regular file, character device or FIFO");
+    }
+  }
+
+  /**
+   * Whether {@code target} is, through any links, the file this process's standard output is open on
+   * (Linux's /proc/self/fd/1): {@code -o out.bloom > out.bloom}, or a link to /dev/stdout. Writing
+   * there goes through standard output, so the summary line moves to standard error instead of being
+   * written into the filter's bytes.
+   */
+  private static boolean isStandardOutput(Path target) {
+    Path stdout = Path.of("/proc/self/fd/1");
+    try {
+      return Files.exists(stdout) && Files.exists(target) && Files.isSameFile(target, stdout);
+    } catch (IOException | SecurityException e) {
+      return false;
     }
   }
 

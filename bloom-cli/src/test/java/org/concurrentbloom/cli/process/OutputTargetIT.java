@@ -105,15 +105,21 @@ class OutputTargetIT {
     assertThat(received.mightContain("bob")).isTrue();
   }
 
+  /**
+   * {@code -o -}, and a link to standard output (made here in the temporary folder, standing for
+   * {@code /dev/stdout}, which a regression must never be able to replace).
+   */
   @Test
   void standardOutputTakesTheFilterAndTheSummaryGoesToStderr() throws Exception {
-    for (String target : new String[] {"-", "/dev/stdout"}) {
+    Path link = Files.createSymbolicLink(dir.resolve("stdout"), Path.of("/proc/self/fd/1"));
+    for (String target : new String[] {"-", link.toString()}) {
       Bloom.Result r = Bloom.runWithInput("alice\n".getBytes(), "create", "-n", "100", "-p", "0.01", "-o", target,
           "--input", "-").ok();
       BloomFilter<CharSequence> f = BloomFilter.readFrom(new ByteArrayInputStream(r.stdout()), Funnels.stringFunnel());
       assertThat(f.mightContain("alice")).isTrue();
       assertThat(r.stderr()).startsWith("created " + target + ": 1 key read");
     }
+    assertThat(Files.isSymbolicLink(link)).isTrue();
   }
 
   @Test

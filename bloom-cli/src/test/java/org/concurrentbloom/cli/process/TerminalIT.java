@@ -34,7 +34,7 @@ class TerminalIT {
   /** Runs {@code command} (a shell command line) on a terminal of {@link #COLUMNS} columns. */
   private Bloom.Result onTerminal(String command) {
     return Bloom.shell(dir, "script -qefc \"stty cols " + COLUMNS + " rows 24; " + command.replace("\"", "\\\"")
-        + "\" /dev/null");
+        + "\" typescript.txt");
   }
 
   /** The lines the bar drew: the pieces of the terminal output that hold its block characters. */
