@@ -235,8 +235,13 @@ final class Sizing {
     if (setBits >= bits) {
       return Long.MAX_VALUE;
     }
-    double n = -((double) bits / k) * Math.log1p(-(double) setBits / bits);
+    double n = impliedItems(bits, k, setBits);
     return n >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(n);
+  }
+
+  /** The number of distinct items that X of m cells set imply, -(m/k) ln(1 - X/m), for X < m. */
+  private static double impliedItems(long cells, int k, long set) {
+    return -((double) cells / k) * Math.log1p(-(double) set / cells);
   }
 
   /**
@@ -248,7 +253,6 @@ final class Sizing {
     if (set >= cells) {
       return 1.0;
     }
-    double n = -((double) cells / k) * Math.log1p(-(double) set / cells);
-    return model.applyAsDouble(n);
+    return model.applyAsDouble(impliedItems(cells, k, set));
   }
 }

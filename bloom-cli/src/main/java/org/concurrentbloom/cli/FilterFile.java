@@ -179,7 +179,9 @@ final class FilterFile {
           + filter.bitSize() + " bits";
       default -> "m=" + filter.bitSize() + " bits, k=" + standard().hashFunctions();
     };
-    return kind.shortName + " filter of " + effectiveKeyType().description() + ", " + cells + ", "
+    KeyType keys = effectiveKeyType();
+    return kind.shortName + " filter of " + (keys == KeyType.CUSTOM ? "keys of a custom funnel" : keys.description())
+        + ", " + cells + ", "
         + Fmt.humanBytes(memoryBytes());
   }
 

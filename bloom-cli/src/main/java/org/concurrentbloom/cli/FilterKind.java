@@ -30,15 +30,6 @@ enum FilterKind {
     return null;
   }
 
-  /** The kind of a standard-family filter from its library layout name. */
-  static FilterKind ofLayout(String layoutName) {
-    return switch (layoutName) {
-      case "blocked" -> BLOCKED;
-      case "guava" -> GUAVA;
-      default -> STANDARD;
-    };
-  }
-
   /** "a standard filter": for sentences (every short name starts with a consonant sound). */
   String withArticle() {
     return "a " + shortName + " filter";
