@@ -81,4 +81,23 @@ final class AtomicWords {
     }
     return copy;
   }
+
+  /** True iff both arrays hold the same words, each read with acquire semantics; equal lengths assumed. */
+  static boolean equalAcquire(long[] a, long[] b) {
+    for (int i = 0; i < a.length; i++) {
+      if (getAcquire(a, i) != getAcquire(b, i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code seed} folded with every word (h = 31h + hash(word)), each read with acquire semantics. */
+  static int hashAcquire(int seed, long[] words) {
+    int h = seed;
+    for (int i = 0; i < words.length; i++) {
+      h = 31 * h + Long.hashCode(getAcquire(words, i));
+    }
+    return h;
+  }
 }

@@ -38,8 +38,13 @@ final class BitTable {
     this.baseCount = baseCount;
   }
 
+  /** A table over {@code words}, counting {@code baseCount} adds from before it. */
+  BitTable(long[] words, long baseCount) {
+    this(words, new LongAdder(), baseCount);
+  }
+
   static BitTable empty(int wordCount) {
-    return new BitTable(new long[wordCount], new LongAdder(), 0);
+    return new BitTable(new long[wordCount], 0);
   }
 
   /** The count, saturating at Long.MAX_VALUE: a wrapped, negative count would be written and then refused. */

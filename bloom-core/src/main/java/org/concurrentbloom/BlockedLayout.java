@@ -21,8 +21,6 @@ package org.concurrentbloom;
  * together by the adjacent-line prefetcher). The FPR does not depend on alignment.
  */
 final class BlockedLayout extends Layout {
-  static final int TYPE = 2;
-  static final int STRATEGY = 2;
   static final int BLOCK_BITS = 512;
   private static final long REMIX = 0x9E3779B97F4A7C15L; // odd: multiplication by it is a bijection
 
@@ -38,18 +36,13 @@ final class BlockedLayout extends Layout {
   }
 
   @Override
-  int type() {
-    return TYPE;
+  FilterType type() {
+    return FilterType.BLOCKED;
   }
 
   @Override
-  int strategy() {
-    return STRATEGY;
-  }
-
-  @Override
-  String name() {
-    return "blocked";
+  HashStrategy strategy() {
+    return HashStrategy.MURMUR3_128_BLOCKED;
   }
 
   /** The index of the block's first word. */

@@ -3,12 +3,10 @@ package org.concurrentbloom;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collector;
+import org.concurrentbloom.internal.CoreAccess;
 
 /**
  * A Bloom filter that many threads may use at once without locks.
@@ -42,14 +40,8 @@ import java.util.stream.Collector;
  * @param <T> the type of item
  */
 public final class BloomFilter<T> implements MembershipFilter<T> {
-  private static final VarHandle TABLE;
-
   static {
-    try {
-      TABLE = MethodHandles.lookup().findVarHandle(BloomFilter.class, "table", BitTable.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
+    CoreAccess.install(new CoreInternals());
   }
 
   private final Funnel<? super T> funnel;
@@ -58,13 +50,14 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   private final Layout layout;
   private final long expectedInsertions;
   private final double fpp;
-  @SuppressWarnings("unused") // accessed through TABLE
-  private volatile BitTable table;
+  /** The bits, and the protocol by which clear and merge replace them. */
+  private final CurrentTable table;
 
-  BloomFilter(Funnel<? super T> funnel, Layout layout, long expectedInsertions, double fpp, BitTable table) {
-    if (table.words.length != Sizing.wordsFor(layout.bits)) {
-      throw new IllegalArgumentException(
-          "bit array of " + table.words.length + " words does not fit " + layout.bits + " bits");
+  private BloomFilter(Funnel<? super T> funnel, Layout layout, long expectedInsertions, double fpp,
+      CurrentTable table) {
+    int words = table.getVolatile().words.length;
+    if (words != Sizing.wordsFor(layout.bits)) {
+      throw new IllegalArgumentException("bit array of " + words + " words does not fit " + layout.bits + " bits");
     }
     this.funnel = Objects.requireNonNull(funnel, "funnel");
     this.longKeys = funnel == Funnels.longFunnel();
@@ -99,28 +92,16 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   }
 
   /** Describes a filter before it is built. Not thread-safe; the filters it builds are. */
-  public static final class Builder<T> {
-    private final Funnel<? super T> funnel;
-    private long expectedInsertions = -1;
-    private double fpp = 0.01;
-    private boolean blocked;
-    private boolean guavaCompatible;
+  public static final class Builder<T> extends SizedBuilder<T, Builder<T>> {
+    private FilterType type = FilterType.STANDARD;
+    private boolean conflicting;
 
     private Builder(Funnel<? super T> funnel) {
-      this.funnel = Objects.requireNonNull(funnel, "funnel");
+      super(funnel);
     }
 
-    /** n, the number of distinct items the filter must hold at its target fpp. Required; at least 1. */
-    public Builder<T> expectedInsertions(long expectedInsertions) {
-      Sizing.checkExpectedInsertions(expectedInsertions);
-      this.expectedInsertions = expectedInsertions;
-      return this;
-    }
-
-    /** p, the false-positive probability at n items, in (0, 1). Defaults to 0.01. */
-    public Builder<T> fpp(double fpp) {
-      Sizing.checkFpp(fpp);
-      this.fpp = fpp;
+    @Override
+    Builder<T> self() {
       return this;
     }
 
@@ -130,8 +111,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
      * its own FPR model, not the standard formula); see docs/LAYOUTS.md.
      */
     public Builder<T> blocked() {
-      this.blocked = true;
-      return this;
+      return type(FilterType.BLOCKED);
     }
 
     /**
@@ -143,7 +123,12 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
      * the filter. Cannot be combined with {@link #blocked()}.
      */
     public Builder<T> guavaCompatible() {
-      this.guavaCompatible = true;
+      return type(FilterType.GUAVA);
+    }
+
+    private Builder<T> type(FilterType chosen) {
+      conflicting |= type != FilterType.STANDARD && type != chosen;
+      type = chosen;
       return this;
     }
 
@@ -171,47 +156,44 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     }
 
     private Layout layout() {
-      if (expectedInsertions < 0) {
-        throw new IllegalStateException("expectedInsertions(n) must be set before build()");
-      }
-      if (blocked && guavaCompatible) {
+      long n = requireExpectedInsertions();
+      if (conflicting) {
         throw new IllegalStateException("blocked() and guavaCompatible() cannot be combined");
       }
-      Layout layout;
-      if (guavaCompatible) {
-        long[] shape = Sizing.guavaShape(expectedInsertions, fpp);
-        layout = new GuavaLayout(shape[0], (int) shape[1]);
-      } else {
-        layout = sizedLayout(expectedInsertions, fpp, blocked);
-      }
-      return layout;
+      return type.sizedLayout(n, fpp);
     }
-  }
-
-  /**
-   * The standard or blocked layout sized for n items at rate p, allocating nothing.
-   *
-   * @throws IllegalArgumentException if n or p is out of range or the shape would pass the size limit
-   */
-  static Layout sizedLayout(long n, double p, boolean blocked) {
-    if (blocked) {
-      long[] shape = Sizing.blockedShape(n, p);
-      return new BlockedLayout(shape[0], (int) shape[1]);
-    }
-    return new StandardLayout(Sizing.optimalBits(n, p), Sizing.optimalHashFunctions(n, p));
   }
 
   /** An empty filter of this layout, recording n and p as what it was sized for. */
   static <T> BloomFilter<T> empty(Funnel<? super T> funnel, Layout layout, long n, double fpp) {
-    return new BloomFilter<>(funnel, layout, n, fpp, BitTable.empty(Sizing.wordsFor(layout.bits)));
+    return loaded(funnel, layout, n, fpp, new long[Sizing.wordsFor(layout.bits)], 0);
   }
 
-  /** A filter of exactly {@code bits} bits and {@code k} hash functions, for tests that need a shape. */
+  /** An empty filter whose table is never cleared or merged: a layer of a scalable filter. */
+  static <T> BloomFilter<T> emptyLayer(Funnel<? super T> funnel, Layout layout, long n, double fpp) {
+    return loadedLayer(funnel, layout, n, fpp, new long[Sizing.wordsFor(layout.bits)], 0);
+  }
+
+  /** A filter over existing words (read from a stream, or copied): the caller hands over {@code words}. */
+  static <T> BloomFilter<T> loaded(Funnel<? super T> funnel, Layout layout, long n, double fpp, long[] words,
+      long count) {
+    return new BloomFilter<>(funnel, layout, n, fpp, CurrentTable.swappable(new BitTable(words, count)));
+  }
+
+  /** As {@link #loaded}, for a layer of a scalable filter, which is never cleared or merged on its own. */
+  static <T> BloomFilter<T> loadedLayer(Funnel<? super T> funnel, Layout layout, long n, double fpp,
+      long[] words, long count) {
+    return new BloomFilter<>(funnel, layout, n, fpp, CurrentTable.fixed(new BitTable(words, count)));
+  }
+
+  /** A filter of exactly {@code bits} bits and {@code k} hash functions. */
+  @VisibleForTesting
   static <T> BloomFilter<T> withShape(Funnel<? super T> funnel, long bits, int k) {
     return withLayout(funnel, new StandardLayout(bits, k));
   }
 
-  /** A filter with exactly this layout, for tests; n and p are derived from the shape. */
+  /** A filter with exactly this layout; n and p are derived from the shape. */
+  @VisibleForTesting
   static <T> BloomFilter<T> withLayout(Funnel<? super T> funnel, Layout layout) {
     long n = Math.max(1, Math.round(layout.bits * Math.log(2) / layout.hashFunctions));
     double fpp = Math.min(0.5, Math.max(Double.MIN_VALUE, layout.expectedFpp(n)));
@@ -246,12 +228,12 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     Objects.requireNonNull(item, "item");
     if (longKeys) {
       long v = (Long) item;
-      return mightContainHashed(tableVolatile(), Murmur3.longH1(v), Murmur3.longH2(v));
+      return mightContainHashed(Murmur3.longH1(v), Murmur3.longH2(v));
     }
     HashingSink sink = HashingSink.acquire();
     try {
       sink.hash(item, funnel);
-      return mightContainHashed(tableVolatile(), sink.h1, sink.h2);
+      return mightContainHashed(sink.h1, sink.h2);
     } finally {
       sink.release();
     }
@@ -259,14 +241,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
 
   // ---------------------------------------------------------------- batches
 
-  /*
-   * Batches hash a chunk of items first, then read one word of every item's block (or of every probe,
-   * for the standard layouts) in a loop whose loads do not depend on each other, so the CPU keeps many
-   * cache misses in flight at once; the real adds and queries that follow find their lines cached. A
-   * single add or query cannot do this: its next load waits on the branch that tests the last one.
-   */
-  private static final int BATCH = 32;
-  @SuppressWarnings("unused") // written so the JIT cannot drop the warming loads
+  @SuppressWarnings("unused") // written by Batches so the JIT cannot drop the warming loads
   private volatile long warmSink;
 
   /**
@@ -275,22 +250,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
    */
   public int addAll(Iterable<? extends T> items) {
     Objects.requireNonNull(items, "items");
-    long[] hashes = new long[2 * BATCH];
-    int changed = 0;
-    int n = 0;
-    HashingSink sink = HashingSink.acquire();
-    try {
-      for (T item : items) {
-        hashInto(item, sink, hashes, n++);
-        if (n == BATCH) {
-          changed += addHashedBatch(hashes, n);
-          n = 0;
-        }
-      }
-    } finally {
-      sink.release();
-    }
-    return changed + addHashedBatch(hashes, n);
+    return Batches.addAll(this, items);
   }
 
   /**
@@ -302,16 +262,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   public int addAll(long[] keys) {
     Objects.requireNonNull(keys, "keys");
     requireLongKeys();
-    long[] hashes = new long[2 * BATCH];
-    int changed = 0;
-    for (int start = 0; start < keys.length; start += BATCH) {
-      int n = Math.min(BATCH, keys.length - start);
-      for (int i = 0; i < n; i++) {
-        hashLong(keys[start + i], hashes, i);
-      }
-      changed += addHashedBatch(hashes, n);
-    }
-    return changed;
+    return Batches.addAll(this, keys);
   }
 
   /**
@@ -320,25 +271,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
    */
   public boolean[] mightContainAll(List<? extends T> items) {
     Objects.requireNonNull(items, "items");
-    boolean[] results = new boolean[items.size()];
-    long[] hashes = new long[2 * BATCH];
-    HashingSink sink = HashingSink.acquire();
-    try {
-      int n = 0;
-      int start = 0;
-      for (T item : items) {
-        hashInto(item, sink, hashes, n++);
-        if (n == BATCH) {
-          mightContainHashedBatch(hashes, n, results, start);
-          start += n;
-          n = 0;
-        }
-      }
-      mightContainHashedBatch(hashes, n, results, start);
-    } finally {
-      sink.release();
-    }
-    return results;
+    return Batches.mightContainAll(this, items);
   }
 
   /**
@@ -350,16 +283,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   public boolean[] mightContainAll(long[] keys) {
     Objects.requireNonNull(keys, "keys");
     requireLongKeys();
-    boolean[] results = new boolean[keys.length];
-    long[] hashes = new long[2 * BATCH];
-    for (int start = 0; start < keys.length; start += BATCH) {
-      int n = Math.min(BATCH, keys.length - start);
-      for (int i = 0; i < n; i++) {
-        hashLong(keys[start + i], hashes, i);
-      }
-      mightContainHashedBatch(hashes, n, results, start);
-    }
-    return results;
+    return Batches.mightContainAll(this, keys);
   }
 
   private void requireLongKeys() {
@@ -368,124 +292,37 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     }
   }
 
-  private void hashInto(T item, HashingSink sink, long[] hashes, int i) {
-    Objects.requireNonNull(item, "item"); // as add(null) does, whatever the funnel would make of it
-    sink.hash(item, funnel);
-    hashes[2 * i] = sink.h1;
-    hashes[2 * i + 1] = sink.h2;
-  }
-
-  private static void hashLong(long v, long[] hashes, int i) {
-    hashes[2 * i] = Murmur3.longH1(v);
-    hashes[2 * i + 1] = Murmur3.longH2(v);
-  }
-
-  private int addHashedBatch(long[] hashes, int n) {
-    warm(tableVolatile().words, hashes, n);
-    int changed = 0;
-    for (int i = 0; i < n; i++) {
-      if (addHashed(hashes[2 * i], hashes[2 * i + 1])) {
-        changed++;
-      }
-    }
-    return changed;
-  }
-
-  private void mightContainHashedBatch(long[] hashes, int n, boolean[] results, int offset) {
-    BitTable t = tableVolatile();
-    warm(t.words, hashes, n);
-    for (int i = 0; i < n; i++) {
-      results[offset + i] = mightContainHashed(t, hashes[2 * i], hashes[2 * i + 1]);
-    }
-  }
-
-  private void warm(long[] words, long[] hashes, int n) {
-    long sum = 0;
-    for (int i = 0; i < n; i++) {
-      sum += layout.touch(words, hashes[2 * i], hashes[2 * i + 1]);
-    }
+  /** Keeps a value computed from warming loads alive (a volatile write the JIT cannot remove). */
+  void keepWarmed(long sum) {
     warmSink = sum;
   }
 
-  /** add for an item whose hash halves are (h1, h2); package-private for filters built of layers. */
+  /** add for an item whose hash halves are (h1, h2); package-private for batches and layers. */
   boolean addHashed(long h1, long h2) {
-    BitTable t = tableVolatile();
-    for (Transition sealed; (sealed = t.nextVolatile()) != null; ) {
-      t = help(sealed); // sealed before this add touched it: the add belongs after that transition
-    }
-    boolean changed = layout.set(t.words, h1, h2);
-    // Sealed meanwhile. By a clear: this add is ordered just before it and stays cleared (a query may
-    // already have seen it here). By a merge: our bits may have missed the copy, so set them again in
-    // that merge's successor (not in whatever table is current: a later clear must still win).
-    for (Transition next; (next = t.nextVolatile()) != null && !next.isClear(); ) {
-      complete(next);
-      t = next.to;
-      changed |= layout.set(t.words, h1, h2);
-    }
-    if (changed) {
-      t.adds.increment();
-    }
-    return changed;
+    return table.add(layout, h1, h2);
   }
 
-  /** mightContain for an item whose hash halves are (h1, h2); for filters built of layers. */
+  /** mightContain for an item whose hash halves are (h1, h2); for batches and layers. */
   boolean mightContainHashed(long h1, long h2) {
-    return mightContainHashed(tableVolatile(), h1, h2);
+    return table.mightContain(layout, table.getVolatile(), h1, h2);
   }
 
-  private boolean mightContainHashed(BitTable table, long h1, long h2) {
-    BitTable t = table;
-    for (;;) {
-      if (!layout.test(t.words, h1, h2)) {
-        return false;
-      }
-      Transition next = t.nextVolatile();
-      if (next == null) {
-        return true;
-      }
-      t = help(next);
-    }
+  /** mightContain asked of {@code t}, a table read earlier, so a batch reads the reference once. */
+  boolean mightContainHashed(BitTable t, long h1, long h2) {
+    return table.mightContain(layout, t, h1, h2);
   }
 
-  // ---------------------------------------------------------------- table swaps
-
-  private BitTable tableVolatile() {
-    return (BitTable) TABLE.getVolatile(this);
+  /** The current table (volatile read). */
+  BitTable currentTable() {
+    return table.getVolatile();
   }
 
-  /** Finishes {@code t} (whoever started it): its successor is complete and installed on return. */
-  private void complete(Transition t) {
-    t.finishCopy();
-    TABLE.compareAndSet(this, t.from, t.to);
-  }
-
-  /** Finishes {@code t} and returns the table that is current afterwards. */
-  private BitTable help(Transition t) {
-    complete(t);
-    return tableVolatile();
-  }
-
-  /** Seals the current table for a transition made by {@code maker}, completes it, and returns. */
-  private void replaceTable(java.util.function.Function<BitTable, Transition> maker) {
-    for (;;) {
-      BitTable current = tableVolatile();
-      Transition pending = current.nextVolatile();
-      if (pending != null) {
-        help(pending);
-        continue;
-      }
-      Transition mine = maker.apply(current);
-      if (current.casSeal(mine)) {
-        help(mine);
-        return;
-      }
-    }
-  }
+  // ---------------------------------------------------------------- clear, merge, copy
 
   /** Removes every item, atomically with respect to concurrent operations. Allocates a new bit array. */
   @Override
   public void clear() {
-    replaceTable(Transition::toEmpty);
+    table.clear();
   }
 
   /**
@@ -514,9 +351,8 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     if (other == this) {
       return;
     }
-    BitTable source = other.tableVolatile();
-    long otherCount = source.count();
-    replaceTable(current -> Transition.toUnion(current, source.words, otherCount));
+    BitTable source = other.currentTable();
+    table.union(source.words, source.count());
   }
 
   /**
@@ -533,9 +369,11 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
 
   /** An independent filter with the same shape and every add that finished before this call. */
   public BloomFilter<T> copy() {
-    BitTable t = tableVolatile();
+    BitTable t = currentTable();
     long count = t.count();
-    return loaded(funnel, layout, expectedInsertions, fpp, AtomicWords.copyAcquire(t.words), count);
+    long[] words = AtomicWords.copyAcquire(t.words);
+    return table.isSwappable() ? loaded(funnel, layout, expectedInsertions, fpp, words, count)
+        : loadedLayer(funnel, layout, expectedInsertions, fpp, words, count);
   }
 
   // ---------------------------------------------------------------- statistics
@@ -577,7 +415,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long count() {
-    return tableVolatile().count();
+    return currentTable().count();
   }
 
   /** The fraction of bits set, in [0, 1]. Scans the whole array: O(m/64). */
@@ -587,12 +425,9 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * An estimate of the current false-positive probability from the bits set, X of m: the layout's model
-   * at the number of distinct items those bits imply, n = -(m/k) ln(1 - X/m). For the standard and
-   * Guava layouts that is exactly (X/m)^k; for the blocked one, the Poisson block model. Being read off
-   * the bits, it stays right after merges of overlapping filters, after loads, and past capacity, where
-   * {@link #count()} (which skips adds that found their bits set) falls behind. 1.0 when every bit is
-   * set. Scans the array: O(m/64).
+   * The layout's FPR model at the n the set bits imply, n = -(m/k) ln(1 - X/m): exactly (X/m)^k for the
+   * standard and Guava layouts, the Poisson block model for the blocked one; 1.0 when every bit is set.
+   * An estimate. Scans the array: O(m/64).
    */
   @Override
   public double estimatedFpp() {
@@ -600,34 +435,31 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * An estimate of the number of distinct items added, from the number X of set bits
-   * (Swamidass and Baldi 2007): -(m/k) ln(1 - X/m). Unlike {@link #count()} it stays meaningful after
-   * merges and loads. Returns {@code Long.MAX_VALUE} when every bit is set. Scans the array: O(m/64).
+   * An estimate from the number X of set bits (Swamidass and Baldi 2007): -(m/k) ln(1 - X/m), meaningful
+   * after merges and loads; {@code Long.MAX_VALUE} when every bit is set. Scans the array: O(m/64).
    */
   @Override
   public long approximateElementCount() {
     return Sizing.estimateElements(layout.bits, layout.hashFunctions, setBits());
   }
 
-  /** A filter over existing words (read from a stream, or copied): the caller hands over {@code words}. */
-  static <T> BloomFilter<T> loaded(Funnel<? super T> funnel, Layout layout, long n, double fpp, long[] words,
-      long count) {
-    return new BloomFilter<>(funnel, layout, n, fpp,
-        new BitTable(words, new LongAdder(), count));
-  }
-
   Layout layout() {
     return layout;
   }
 
-  /** The words of the current table, for tests that inspect where bits landed. */
+  Funnel<? super T> funnel() {
+    return funnel;
+  }
+
+  /** The words of the current table, to inspect where bits landed. */
+  @VisibleForTesting
   long[] currentWords() {
-    return tableVolatile().words;
+    return currentTable().words;
   }
 
   /** The number of bits set, read with acquire semantics: O(m/64). */
   long setBits() {
-    return AtomicWords.bitCountAcquire(tableVolatile().words);
+    return AtomicWords.bitCountAcquire(currentTable().words);
   }
 
   // ---------------------------------------------------------------- persistence
@@ -639,25 +471,16 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   @Override
   public void writeTo(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
-    if (layout instanceof GuavaMitz32Layout) {
-      // The CBLM format has no strategy id for these probes; a file could only be read back wrongly.
-      throw new IOException("this filter was read from Guava's MURMUR128_MITZ_32 bytes (" + layout.shape()
-          + "), which the filter file format cannot hold: query it, and rebuild from the source data with"
-          + " BloomFilter.builder(...) to save it");
-    }
-    BitTable t = tableVolatile();
-    FilterFormat.write(out, new FilterFormat.Header(layout.type(), layout.strategy(), KeyType.of(funnel),
-        layout.bits, layout.hashFunctions, expectedInsertions, fpp, t.count()), t.words);
+    FilterFormat.write(out, layout, KeyType.of(funnel), expectedInsertions, fpp, currentTable());
   }
 
   /**
-   * Reads a filter written by {@link #writeTo}. The file records only the funnel's {@link KeyType}; pass
-   * the funnel the filter was built with. Reads exactly the filter's bytes and does not close {@code in}.
+   * Reads a filter written by {@link #writeTo}, with the funnel it was built with (the file records only
+   * its {@link KeyType}). Reads exactly the filter's bytes and does not close {@code in}.
    *
-   * @throws IOException if the stream ends early or the bytes are not a valid filter (wrong magic,
-   *     unknown version, type or strategy, inconsistent sizes, checksum mismatch), or the file records a
-   *     key type other than the funnel's (see {@link Funnels#withKeyType}); no partial filter is returned
-   *     and nothing larger than the bytes actually present is allocated
+   * @throws IOException if the stream ends early, the bytes are not a valid filter (docs/FORMAT.md lists
+   *     every check), or the file records another key type than the funnel's ({@link Funnels#withKeyType});
+   *     nothing larger than the bytes actually present is allocated
    */
   public static <T> BloomFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
     Objects.requireNonNull(in, "in");
@@ -670,18 +493,23 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
 
   // ---------------------------------------------------------------- object methods
 
-  /** "standard", "blocked" or "guava": the layout this filter was built with. */
-  public String layoutName() {
-    return layout.name();
+  /** The filter type: {@link FilterType#STANDARD}, {@link FilterType#BLOCKED} or {@link FilterType#GUAVA}. */
+  public FilterType filterType() {
+    return layout.type();
   }
 
   /**
-   * Value equality, as Guava's: true iff {@code o} is a {@code BloomFilter} with the same layout, bit
-   * count, hash function count and hash strategy, an {@code equal} funnel, and the same bits set. Neither
-   * n, p nor {@link #count()} take part (they do not change any answer). Under concurrent adds, clears or
-   * merges it compares snapshots: each filter's words are read one by one during the call, so the result
-   * holds for some state each filter passed through during it, not necessarily at one common instant.
-   * O(m/64).
+   * How items become bits: the type's own strategy, or {@link HashStrategy#GUAVA_MURMUR128_MITZ_32} for a
+   * filter read from Guava bytes of that older strategy (which {@link #writeTo} cannot write).
+   */
+  public HashStrategy hashStrategy() {
+    return layout.strategy();
+  }
+
+  /**
+   * Value equality, as Guava's: the same layout, m, k and strategy, an {@code equal} funnel, and the same
+   * bits set (n, p and {@link #count()} do not take part). Under concurrent writes it compares states
+   * each filter passed through during the call, not necessarily at one common instant. O(m/64).
    */
   @Override
   public boolean equals(Object o) {
@@ -694,29 +522,15 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     if (!layout.sameShape(other.layout) || !funnel.equals(other.funnel)) {
       return false;
     }
-    long[] mine = tableVolatile().words;
-    long[] theirs = other.tableVolatile().words;
-    for (int i = 0; i < mine.length; i++) {
-      if (AtomicWords.getAcquire(mine, i) != AtomicWords.getAcquire(theirs, i)) {
-        return false;
-      }
-    }
-    return true;
+    return AtomicWords.equalAcquire(currentTable().words, other.currentTable().words);
   }
 
-  /**
-   * Consistent with {@link #equals}: a hash of the shape, the funnel and the bits. It changes as items are
-   * added, so a filter that is still being written is no key for a hash map. O(m/64).
-   */
+  /** Consistent with {@link #equals}, so it changes as items are added. O(m/64). */
   @Override
   public int hashCode() {
-    int h = 31 * (31 * (31 * Long.hashCode(layout.bits) + layout.hashFunctions) + layout.strategy())
+    int h = 31 * (31 * (31 * Long.hashCode(layout.bits) + layout.hashFunctions) + layout.strategy().id())
         + funnel.hashCode();
-    long[] words = tableVolatile().words;
-    for (int i = 0; i < words.length; i++) {
-      h = 31 * h + Long.hashCode(AtomicWords.getAcquire(words, i));
-    }
-    return h;
+    return AtomicWords.hashAcquire(h, currentTable().words);
   }
 
   // ---------------------------------------------------------------- streams
@@ -733,15 +547,14 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
   public static <T> Collector<T, ?, BloomFilter<T>> toBloomFilter(Funnel<? super T> funnel, long expectedInsertions,
       double fpp) {
     Objects.requireNonNull(funnel, "funnel");
-    sizedLayout(expectedInsertions, fpp, false); // fails now on bad arguments; allocates nothing
-    return Collector.of(
-        () -> BloomFilter.<T>create(funnel, expectedInsertions, fpp),
-        BloomFilter::add,
-        (a, b) -> {
-          a.merge(b);
-          return a;
-        },
-        Collector.Characteristics.UNORDERED, Collector.Characteristics.CONCURRENT);
+    FilterType.STANDARD.sizedLayout(expectedInsertions, fpp); // fails now on bad arguments; allocates nothing
+    return Collector.of(() -> BloomFilter.<T>create(funnel, expectedInsertions, fpp), BloomFilter::add,
+        BloomFilter::mergedInto, Collector.Characteristics.UNORDERED, Collector.Characteristics.CONCURRENT);
+  }
+
+  private static <T> BloomFilter<T> mergedInto(BloomFilter<T> a, BloomFilter<T> b) {
+    a.merge(b);
+    return a;
   }
 
   @Override

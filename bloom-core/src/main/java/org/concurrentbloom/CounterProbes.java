@@ -25,6 +25,8 @@ final class CounterProbes {
   long[] masks = new long[16];
   /** Scratch for the caller: a value read from {@code words[i]}. */
   long[] seen = new long[16];
+  /** The item's k counter positions in probe order, once {@link #positions} or {@link #group} ran. */
+  long[] positions = new long[16];
   int size;
   /**
    * The word of the first probe. Uniform over the words (the minimum of k words is not: it crowds the
@@ -60,6 +62,15 @@ final class CounterProbes {
     return p;
   }
 
+  /** Fills {@link #positions} for a filter of m counters, k probes. */
+  CounterProbes positions(long m, int k) {
+    if (positions.length < k) {
+      positions = new long[k];
+    }
+    Probes.walk(Probes.POSITIONS, null, positions, h1, h2, m, k);
+    return this;
+  }
+
   /** Fills the words and masks of the hashed item's counters in a filter of m counters, k probes. */
   CounterProbes group(long m, int k) {
     if (words.length < k) {
@@ -67,18 +78,13 @@ final class CounterProbes {
       masks = new long[k];
       seen = new long[k];
     }
+    positions(m, k);
     size = 0;
-    long x = Probes.reduce(h1, m);
-    long y = Probes.reduce(h2, m);
-    firstWord = CounterWords.wordOf(x);
-    for (int i = 1; ; i++) {
-      insert(CounterWords.wordOf(x), CounterWords.maskOf(x));
-      if (i == k) {
-        return this;
-      }
-      x = Probes.nextIndex(x, y, m);
-      y = Probes.nextStep(y, i, m);
+    firstWord = CounterWords.wordOf(positions[0]);
+    for (int i = 0; i < k; i++) {
+      insert(CounterWords.wordOf(positions[i]), CounterWords.maskOf(positions[i]));
     }
+    return this;
   }
 
   /** Insertion into the sorted words: k is small (7 at 1%), so this beats any sort. */

@@ -18,7 +18,6 @@ import java.lang.invoke.VarHandle;
  */
 final class CounterWords {
   /** The filter type id stored in files (docs/FORMAT.md). */
-  static final int TYPE = 4;
   /** Counters per 64-bit word. */
   static final int PER_WORD = 16;
   /** The saturated counter value. */

@@ -275,21 +275,14 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean mightContain(T item) {
-    CounterProbes p = CounterProbes.hashed(item, funnel);
+    long[] positions = CounterProbes.hashed(item, funnel).positions(counters, hashFunctions).positions;
     long[] words = table.words;
-    long m = counters;
-    long x = Probes.reduce(p.h1, m);
-    long y = Probes.reduce(p.h2, m);
-    for (int i = 1; ; i++) {
-      if (CounterWords.getAcquire(words, x) == 0) {
+    for (int i = 0; i < hashFunctions; i++) {
+      if (CounterWords.getAcquire(words, positions[i]) == 0) {
         return false;
       }
-      if (i == hashFunctions) {
-        return true;
-      }
-      x = Probes.nextIndex(x, y, m);
-      y = Probes.nextStep(y, i, m);
     }
+    return true;
   }
 
   // ---------------------------------------------------------------- bulk operations
@@ -490,7 +483,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   public void writeTo(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
     Snapshot s = snapshot();
-    FilterFormat.write(out, new FilterFormat.Header(CounterWords.TYPE, Probes.STRATEGY_MURMUR3_128_EDH,
+    FilterFormat.write(out, new FilterFormat.Header(FilterType.COUNTING, FilterType.COUNTING.strategy(),
         KeyType.of(funnel), counters,
         hashFunctions, expectedInsertions, fpp, s.count), s.words);
   }
@@ -509,9 +502,9 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
     Objects.requireNonNull(funnel, "funnel");
     CRC32C crc = new CRC32C();
     FilterFormat.Header h = FilterFormat.readHeader(in, crc);
-    if (h.type() != CounterWords.TYPE) {
-      throw new IOException("filter type " + h.type() + " is not a counting filter (type " + CounterWords.TYPE
-          + "): read it with BloomFilter.readFrom");
+    if (h.type() != FilterType.COUNTING) {
+      throw new IOException("filter type " + h.type().id() + " is not a counting filter (type "
+          + FilterType.COUNTING.id() + "): read it with " + h.type().reader());
     }
     FilterFormat.checkKeyType(h.keyType(), funnel);
     long m = h.bits();

@@ -56,19 +56,32 @@ final class FilterFormat {
   private FilterFormat() {}
 
   /** The fixed header fields. */
-  record Header(int type, int strategy, KeyType keyType, long bits, int hashFunctions, long expectedInsertions,
+  record Header(FilterType type, HashStrategy strategy, KeyType keyType, long bits, int hashFunctions, long expectedInsertions,
       double fpp, long count) {}
 
   /** A header, its layout and the words it describes, checked against each other and the checksum. */
   record Loaded(Header header, Layout layout, long[] words) {}
+
+  /** Writes a bit-array filter's record: its layout's type and strategy, then the table's words. */
+  static void write(OutputStream out, Layout layout, KeyType keyType, long n, double fpp, BitTable table)
+      throws IOException {
+    if (!layout.strategy().isStorable()) {
+      // The CBLM format has no strategy id for these probes; a file could only be read back wrongly.
+      throw new IOException("this filter was read from Guava's MURMUR128_MITZ_32 bytes (" + layout.shape()
+          + "), which the filter file format cannot hold: query it, and rebuild from the source data with"
+          + " BloomFilter.builder(...) to save it");
+    }
+    write(out, new Header(layout.type(), layout.strategy(), keyType, layout.bits, layout.hashFunctions, n, fpp,
+        table.count()), table.words);
+  }
 
   static void write(OutputStream out, Header h, long[] words) throws IOException {
     CRC32C crc = new CRC32C();
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
     header.putInt(MAGIC)
         .put((byte) VERSION)
-        .put((byte) h.type())
-        .put((byte) h.strategy())
+        .put((byte) h.type().id())
+        .put((byte) h.strategy().id())
         .put((byte) writtenKeyType(h.keyType()))
         .putLong(h.bits())
         .putInt(h.hashFunctions())
@@ -96,13 +109,13 @@ final class FilterFormat {
   static Loaded read(InputStream in, boolean alone) throws IOException {
     CRC32C crc = new CRC32C();
     Header h = alone ? readHeader(in, crc) : readNestedHeader(in, crc);
-    if (h.type() == CounterWords.TYPE) {
-      throw new IOException("filter type " + h.type() + " is a counting filter, not a BloomFilter: read it with"
-          + " CountingBloomFilter.readFrom");
+    if (!h.type().isBitArray()) {
+      throw new IOException("filter type " + h.type().id() + " is a " + h.type().shortName()
+          + " filter, not a BloomFilter: read it with " + h.type().reader());
     }
     Layout layout;
     try {
-      layout = Layout.of(h.type(), h.bits(), h.hashFunctions());
+      layout = h.type().layout(h.bits(), h.hashFunctions());
     } catch (IllegalArgumentException e) {
       throw new IOException("invalid header: " + e.getMessage(), e);
     }
@@ -254,28 +267,16 @@ final class FilterFormat {
 
   private static Header parseHeader(ByteBuffer b) throws IOException {
     int version = readVersion(b);
-    int type = b.get() & 0xFF;
-    int expectedStrategy;
-    if (type == ScalableFormat.TYPE) {
-      throw new IOException("filter type " + type + " is a scalable Bloom filter: read it with "
-          + "ScalableBloomFilter.readFrom, not BloomFilter.readFrom");
-    } else if (type == StandardLayout.TYPE) {
-      expectedStrategy = Probes.STRATEGY_MURMUR3_128_EDH;
-    } else if (type == BlockedLayout.TYPE) {
-      expectedStrategy = BlockedLayout.STRATEGY;
-    } else if (type == GuavaLayout.TYPE) {
-      expectedStrategy = GuavaLayout.STRATEGY;
-    } else if (type == CounterWords.TYPE) {
-      expectedStrategy = Probes.STRATEGY_MURMUR3_128_EDH;
-    } else {
-      throw new IOException("unknown filter type " + type + "; known types: " + StandardLayout.TYPE
-          + " (standard), " + BlockedLayout.TYPE + " (blocked), " + GuavaLayout.TYPE + " (Guava-compatible), "
-          + CounterWords.TYPE + " (counting), " + ScalableFormat.TYPE + " (scalable)");
+    FilterType type = readType(b);
+    if (type == FilterType.SCALABLE) {
+      throw new IOException("filter type " + type.id() + " is a scalable Bloom filter: read it with "
+          + type.reader() + ", not BloomFilter.readFrom");
     }
-    int strategy = b.get() & 0xFF;
-    if (strategy != expectedStrategy) {
-      throw new IOException("unknown hash strategy " + strategy + " for filter type " + type
-          + "; that type uses strategy " + expectedStrategy);
+    int strategyId = b.get() & 0xFF;
+    HashStrategy strategy = readableStrategy(strategyId);
+    if (strategy == null || !type.admits(strategy)) {
+      throw new IOException("unknown hash strategy " + strategyId + " for filter type " + type.id()
+          + "; that type uses strategy " + type.strategy().id());
     }
     KeyType keyType = readKeyType(b, version);
     long bits = b.getLong();
@@ -284,7 +285,7 @@ final class FilterFormat {
     double p = b.getDouble();
     long count = b.getLong();
     long payload = b.getLong();
-    boolean counting = type == CounterWords.TYPE;
+    boolean counting = type == FilterType.COUNTING;
     try {
       if (counting) {
         CounterWords.checkShape(bits, k);
@@ -312,6 +313,25 @@ final class FilterFormat {
    * starts like a filter; anything else (an empty or a short text file) is "not a concurrent-bloom
    * filter", which is what a user who passed the wrong file needs to hear.
    */
+  /** The storable strategy with this id, or null. */
+  static HashStrategy readableStrategy(int id) {
+    for (HashStrategy s : HashStrategy.values()) {
+      if (s.id() == id && s.isStorable()) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Reads the type byte. */
+  static FilterType readType(ByteBuffer b) throws IOException {
+    try {
+      return FilterType.ofId(b.get() & 0xFF);
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
   static byte[] readHeaderBytes(InputStream in, int length, String what) throws IOException {
     byte[] bytes = new byte[length];
     int done = 0;

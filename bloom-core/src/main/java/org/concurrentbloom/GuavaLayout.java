@@ -14,8 +14,6 @@ package org.concurrentbloom;
  * read Guava's files or to write files Guava reads.
  */
 final class GuavaLayout extends Layout {
-  static final int TYPE = 3;
-  static final int STRATEGY = 3;
   /** Guava's {@code BloomFilterStrategies.MURMUR128_MITZ_64.ordinal()}. */
   static final int GUAVA_ORDINAL = 1;
   /** Guava stores k in one unsigned byte. */
@@ -33,18 +31,13 @@ final class GuavaLayout extends Layout {
   }
 
   @Override
-  int type() {
-    return TYPE;
+  FilterType type() {
+    return FilterType.GUAVA;
   }
 
   @Override
-  int strategy() {
-    return STRATEGY;
-  }
-
-  @Override
-  String name() {
-    return "guava";
+  HashStrategy strategy() {
+    return HashStrategy.GUAVA_MURMUR128_MITZ_64;
   }
 
   @Override

@@ -19,11 +19,6 @@ package org.concurrentbloom;
 final class GuavaMitz32Layout extends Layout {
   /** Guava's {@code BloomFilterStrategies.MURMUR128_MITZ_32.ordinal()}. */
   static final int GUAVA_ORDINAL = 0;
-  /**
-   * Not a file strategy id (those are one byte): distinguishes this layout from {@link GuavaLayout} in
-   * {@link Layout#sameShape}, so the two never merge, and can never be written.
-   */
-  static final int STRATEGY = -32;
 
   GuavaMitz32Layout(long bits, int hashFunctions) {
     super(bits, hashFunctions);
@@ -37,13 +32,14 @@ final class GuavaMitz32Layout extends Layout {
   }
 
   @Override
-  int type() {
-    return GuavaLayout.TYPE;
+  FilterType type() {
+    return FilterType.GUAVA;
   }
 
+  /** Distinguishes this layout from {@link GuavaLayout} in {@link Layout#sameShape}: the two never merge. */
   @Override
-  int strategy() {
-    return STRATEGY;
+  HashStrategy strategy() {
+    return HashStrategy.GUAVA_MURMUR128_MITZ_32;
   }
 
   @Override

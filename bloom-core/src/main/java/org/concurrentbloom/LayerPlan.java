@@ -20,13 +20,14 @@ final class LayerPlan {
   final double fpp;
   final int growthFactor;
   final double tighteningRatio;
-  final boolean blocked;
+  /** The type of every layer: {@link FilterType#STANDARD} or {@link FilterType#BLOCKED}. */
+  final FilterType layerType;
   /** The most bits all layers together may take; {@link #NO_CAP} for none. */
   final long maxBits;
   /** Tests only: the layout of layer i instead of the sized one; null in production. */
   private final IntFunction<Layout> layoutOverride;
 
-  LayerPlan(long initialCapacity, double fpp, int growthFactor, double tighteningRatio, boolean blocked,
+  LayerPlan(long initialCapacity, double fpp, int growthFactor, double tighteningRatio, FilterType layerType,
       long maxBits, IntFunction<Layout> layoutOverride) {
     checkInitialCapacity(initialCapacity);
     Sizing.checkFpp(fpp);
@@ -37,7 +38,10 @@ final class LayerPlan {
     this.fpp = fpp;
     this.growthFactor = growthFactor;
     this.tighteningRatio = tighteningRatio;
-    this.blocked = blocked;
+    if (!layerType.isScalableLayer()) {
+      throw new IllegalArgumentException("a scalable filter's layers cannot be " + layerType.shortName());
+    }
+    this.layerType = layerType;
     this.maxBits = maxBits;
     this.layoutOverride = layoutOverride;
   }
@@ -107,16 +111,11 @@ final class LayerPlan {
       throw new IllegalArgumentException("the rate of layer " + i + ", " + fpp + "·(1−" + tighteningRatio + ")·"
           + tighteningRatio + "^" + i + ", underflows to 0");
     }
-    return BloomFilter.sizedLayout(n, p, blocked);
-  }
-
-  /** The filter type every layer has in files: standard or blocked. */
-  int layerType() {
-    return blocked ? BlockedLayout.TYPE : StandardLayout.TYPE;
+    return layerType.sizedLayout(n, p);
   }
 
   /** An empty layer i of this shape. */
   <T> BloomFilter<T> newLayer(Funnel<? super T> funnel, int i, Layout layout) {
-    return BloomFilter.empty(funnel, layout, capacity(i), fpp(i));
+    return BloomFilter.emptyLayer(funnel, layout, capacity(i), fpp(i));
   }
 }

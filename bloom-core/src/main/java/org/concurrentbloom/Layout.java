@@ -17,14 +17,16 @@ abstract sealed class Layout permits StandardLayout, BlockedLayout, GuavaLayout,
     this.hashFunctions = hashFunctions;
   }
 
-  /** The filter type id stored in files (docs/FORMAT.md). */
-  abstract int type();
+  /** The filter type this layout is (docs/FORMAT.md). */
+  abstract FilterType type();
 
-  /** The hash strategy id stored in files (docs/HASHING.md). */
-  abstract int strategy();
+  /** The hash strategy that places its bits (docs/HASHING.md). */
+  abstract HashStrategy strategy();
 
-  /** A short name for messages: "standard", "blocked" or "guava". */
-  abstract String name();
+  /** A short name for messages: the type's short name unless the layout says otherwise. */
+  String name() {
+    return type().shortName();
+  }
 
   /** Turns on the item's bits; true iff at least one was off. */
   abstract boolean set(long[] words, long h1, long h2);
@@ -49,19 +51,5 @@ abstract sealed class Layout permits StandardLayout, BlockedLayout, GuavaLayout,
 
   final String shape() {
     return "BloomFilter[layout=" + name() + ", bits=" + bits + ", hashFunctions=" + hashFunctions + "]";
-  }
-
-  /** The layout for a type id read from a file. */
-  static Layout of(int type, long bits, int hashFunctions) {
-    switch (type) {
-      case StandardLayout.TYPE:
-        return new StandardLayout(bits, hashFunctions);
-      case BlockedLayout.TYPE:
-        return new BlockedLayout(bits, hashFunctions);
-      case GuavaLayout.TYPE:
-        return new GuavaLayout(bits, hashFunctions);
-      default:
-        throw new IllegalArgumentException("unknown filter type " + type);
-    }
   }
 }

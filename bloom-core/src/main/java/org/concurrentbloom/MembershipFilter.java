@@ -64,6 +64,13 @@ public interface MembershipFilter<T> {
   /** Removes every item; afterwards {@link #count()} is 0. */
   void clear();
 
-  /** Writes the filter in the format of docs/FORMAT.md. Does not close {@code out}. */
+  /**
+   * Writes the filter in the format of docs/FORMAT.md. Does not close {@code out}.
+   *
+   * @throws IOException if {@code out} fails, or the filter has a hash strategy the format cannot hold
+   *     (a {@link BloomFilter} read from Guava's {@code MURMUR128_MITZ_32} bytes)
+   * @throws UnsupportedOperationException if this filter has no form in the file format: a
+   *     {@code RedisBloomFilter} of more than one partition (see its {@code partitions()})
+   */
   void writeTo(OutputStream out) throws IOException;
 }

@@ -129,13 +129,14 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * For tests: a filter (p = 0.01, r = 0.9, no cap) whose layer i has exactly the layout {@code layouts}
-   * returns for i, whatever its capacity; the function is called once per layer built.
+   * A filter (p = 0.01, r = 0.9, no cap) whose layer i has exactly the layout {@code layouts} returns
+   * for i, whatever its capacity; the function is called once per layer built.
    */
+  @VisibleForTesting
   static <T> ScalableBloomFilter<T> withLayouts(Funnel<? super T> funnel, long initialCapacity, int growthFactor,
       IntFunction<Layout> layouts) {
     return empty(funnel, new LayerPlan(initialCapacity, 0.01, growthFactor, Builder.DEFAULT_TIGHTENING_RATIO,
-        false, LayerPlan.NO_CAP, layouts));
+        FilterType.STANDARD, LayerPlan.NO_CAP, layouts));
   }
 
   /**
@@ -166,7 +167,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     private double fpp = 0.01;
     private int growthFactor = DEFAULT_GROWTH_FACTOR;
     private double tighteningRatio = DEFAULT_TIGHTENING_RATIO;
-    private boolean blocked;
+    private FilterType layerType = FilterType.STANDARD;
     private long maxBitSize = LayerPlan.NO_CAP;
 
     private Builder(Funnel<? super T> funnel) {
@@ -206,7 +207,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
 
     /** Builds every layer in the cache-blocked layout ({@link BloomFilter.Builder#blocked()}). */
     public Builder<T> blocked() {
-      this.blocked = true;
+      this.layerType = FilterType.BLOCKED;
       return this;
     }
 
@@ -231,7 +232,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
       if (initialCapacity < 0) {
         throw new IllegalStateException("initialCapacity(n) must be set before build()");
       }
-      return empty(funnel, new LayerPlan(initialCapacity, fpp, growthFactor, tighteningRatio, blocked,
+      return empty(funnel, new LayerPlan(initialCapacity, fpp, growthFactor, tighteningRatio, layerType,
           maxBitSize, null));
     }
   }
@@ -442,9 +443,9 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     return plan.maxBits;
   }
 
-  /** "standard" or "blocked": the layout of every layer. */
-  public String layoutName() {
-    return plan.blocked ? "blocked" : "standard";
+  /** The type of every layer: {@link FilterType#STANDARD} or {@link FilterType#BLOCKED}. */
+  public FilterType layerType() {
+    return plan.layerType;
   }
 
   /**
@@ -569,7 +570,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     for (int i = 0; i < layers.length; i++) {
       FilterFormat.Loaded r = records.get(i);
       FilterFormat.Header h = r.header();
-      BloomFilter<T> filter = BloomFilter.loaded(funnel, r.layout(), h.expectedInsertions(), h.fpp(), r.words(),
+      BloomFilter<T> filter = BloomFilter.loadedLayer(funnel, r.layout(), h.expectedInsertions(), h.fpp(), r.words(),
           h.count());
       // Older layers take no more adds; the newest keeps the room its count leaves.
       long taken = i == layers.length - 1 ? h.count() : h.expectedInsertions();
@@ -581,7 +582,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
   @Override
   public String toString() {
     ScalableLayer<T>[] current = layersVolatile();
-    return "ScalableBloomFilter[layers=" + current.length + ", layout=" + layoutName() + ", initialCapacity="
+    return "ScalableBloomFilter[layers=" + current.length + ", layout=" + plan.layerType.shortName() + ", initialCapacity="
         + plan.initialCapacity + ", fpp=" + plan.fpp + ", growthFactor=" + plan.growthFactor
         + ", tighteningRatio=" + plan.tighteningRatio + ", bits=" + bitSize(current) + ", funnel=" + funnel + "]";
   }

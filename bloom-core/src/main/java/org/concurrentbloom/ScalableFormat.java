@@ -38,7 +38,6 @@ import java.util.zip.CheckedOutputStream;
  * {@link FilterFormat#read}, which allocates only as bytes arrive.
  */
 final class ScalableFormat {
-  static final int TYPE = 5;
   static final int HEADER_BYTES = 48;
   /** n0 ≥ 1 and s ≥ 2 make layer 63's capacity overflow a long, so no valid filter has more layers. */
   static final int MAX_LAYERS = 64;
@@ -54,8 +53,8 @@ final class ScalableFormat {
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES)
         .putInt(FilterFormat.MAGIC)
         .put((byte) FilterFormat.VERSION)
-        .put((byte) TYPE)
-        .put((byte) layerStrategy(plan.blocked))
+        .put((byte) FilterType.SCALABLE.id())
+        .put((byte) plan.layerType.strategy().id())
         .put((byte) FilterFormat.writtenKeyType(keyType))
         .putLong(plan.initialCapacity)
         .putDouble(plan.fpp)
@@ -75,17 +74,18 @@ final class ScalableFormat {
     byte[] headerBytes = FilterFormat.readHeaderBytes(checked, HEADER_BYTES, "scalable filter header");
     ByteBuffer b = ByteBuffer.wrap(headerBytes);
     int version = FilterFormat.readVersion(b);
-    int type = b.get() & 0xFF;
-    if (type != TYPE) {
-      throw new IOException("filter type " + type + " is not a scalable filter (type " + TYPE
-          + "); read it with BloomFilter.readFrom");
+    FilterType type = FilterFormat.readType(b);
+    if (type != FilterType.SCALABLE) {
+      throw new IOException("filter type " + type.id() + " is not a scalable filter (type "
+          + FilterType.SCALABLE.id() + "); read it with " + type.reader());
     }
     int strategy = b.get() & 0xFF;
-    if (strategy != layerStrategy(false) && strategy != layerStrategy(true)) {
+    HashStrategy known = FilterFormat.readableStrategy(strategy);
+    FilterType layerType = known == null ? null : FilterType.ofLayerStrategy(known);
+    if (layerType == null) {
       throw new IOException("unknown layer hash strategy " + strategy + " for a scalable filter; expected "
-          + layerStrategy(false) + " (standard layers) or " + layerStrategy(true) + " (blocked layers)");
+          + layerStrategies());
     }
-    boolean blocked = strategy == layerStrategy(true);
     KeyType keyType = FilterFormat.readKeyType(b, version);
     long initialCapacity = b.getLong();
     double fpp = b.getDouble();
@@ -98,7 +98,7 @@ final class ScalableFormat {
     }
     LayerPlan plan;
     try {
-      plan = new LayerPlan(initialCapacity, fpp, growthFactor, tighteningRatio, blocked,
+      plan = new LayerPlan(initialCapacity, fpp, growthFactor, tighteningRatio, layerType,
           cap == 0 ? LayerPlan.NO_CAP : cap, null);
     } catch (IllegalArgumentException e) {
       throw new IOException("invalid scalable filter header: " + e.getMessage(), e);
@@ -135,9 +135,9 @@ final class ScalableFormat {
       throw new IOException("layer " + i + " records key type " + h.keyType() + ", but the header says "
           + keyType);
     }
-    if (h.type() != plan.layerType()) {
-      throw new IOException("layer " + i + " is filter type " + h.type() + ", but the header says every layer is type "
-          + plan.layerType());
+    if (h.type() != plan.layerType) {
+      throw new IOException("layer " + i + " is filter type " + h.type().id()
+          + ", but the header says every layer is type " + plan.layerType.id());
     }
     long capacity = plan.capacity(i);
     if (h.expectedInsertions() != capacity) {
@@ -153,7 +153,15 @@ final class ScalableFormat {
     }
   }
 
-  private static int layerStrategy(boolean blocked) {
-    return blocked ? BlockedLayout.STRATEGY : Probes.STRATEGY_MURMUR3_128_EDH;
+  /** "1 (standard layers) or 2 (blocked layers)". */
+  private static String layerStrategies() {
+    StringBuilder s = new StringBuilder();
+    for (FilterType t : FilterType.values()) {
+      if (t.isScalableLayer()) {
+        s.append(s.length() == 0 ? "" : " or ").append(t.strategy().id()).append(" (").append(t.shortName())
+            .append(" layers)");
+      }
+    }
+    return s.toString();
   }
 }

@@ -4,37 +4,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Replaces a sealed {@link BitTable} with its successor, for {@code clear()} (an empty table) or
- * {@code merge()} (the old bits OR the other filter's bits).
- *
- * <p>Why not edit the words in place. Zeroing or OR-ing word by word is not atomic: a reader could see
- * item X already merged and then item Y not yet merged, an order no sequential filter produces, and a
- * clear could zero one bit of an add that is still running and then return, so the add would finish
- * after the clear with a bit missing: a false negative. So a clear or merge builds a new table and
- * swaps it in, and every operation checks, after touching the bits, whether its table was sealed.
- *
- * <p>The protocol. (1) The initiator seals the current table T by CAS-ing {@code T.next} from null to
- * this transition. (2) For a merge, the successor S is filled with T's words OR the other filter's
- * words, read <em>after</em> the seal. (3) Someone CASes the filter's table from T to S.
- * <ul>
- *   <li>An add first moves past any table that is already sealed (helping finish its transition):
- *       an add that starts after a seal belongs after it. It then sets its bits in T and reads
- *       {@code T.next}. If null, the read came before the seal, so (the accesses being volatile, or
- *       acquire reads followed by a volatile read) its bits were set before step 2 read them and are in
- *       S. If a clear sealed T, the add is ordered just before the clear and is cleared with it: it must
- *       not set its bits again in S, because a query may already have seen the item in T and the clear
- *       must then remove it. If a merge sealed T, the bits may have missed the copy, so the add sets
- *       them again in that merge's own successor S (never in whatever table is current by then, which a
- *       later clear may have emptied) and checks S the same way.
- *   <li>A query that finds a 0 bit answers false: T's bits only grow, so the item was absent when the
- *       query read the table reference. A query that finds all bits set trusts the answer only if T was
- *       still unsealed after the reads; otherwise the bits might come from an add that belongs after
- *       the transition, so it helps and asks the table that is current then.
- * </ul>
- * Any thread can finish a transition by itself (the copy is split into chunks; copying a chunk twice
- * is harmless because the successor's words are only ever OR-ed into), so a stalled initiator never
- * blocks adds or queries: the protocol is lock-free. The copy costs O(m/64) word reads and CASes, paid
- * once by the initiator and, only if they race with it, shared by concurrent operations.
+ * One replacement of a sealed {@link BitTable} by its successor: an empty table for {@code clear()}, or
+ * the old bits OR another filter's bits for {@code merge()}. {@link CurrentTable} explains the protocol;
+ * this class does the copy, split into chunks so that any thread can finish it (copying a chunk twice is
+ * harmless because the successor's words are only ever OR-ed into). Any thread may call any method.
  */
 final class Transition {
   /** Words per unit of copy work: 32 KiB, large enough to amortise the claim, small enough to share. */

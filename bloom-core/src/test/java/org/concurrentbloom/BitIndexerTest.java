@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.concurrentbloom.internal.BitIndexer;
 
 /** The public indexer agrees with the bits a standard BloomFilter actually sets and tests. */
 class BitIndexerTest {

@@ -74,7 +74,7 @@ class BlockedLayoutTest {
     assertThat(bytes[5]).as("type").isEqualTo((byte) 2);
     assertThat(bytes[6]).as("strategy").isEqualTo((byte) 2);
     BloomFilter<CharSequence> loaded = BloomFilter.readFrom(new ByteArrayInputStream(bytes), Funnels.stringFunnel());
-    assertThat(loaded.layoutName()).isEqualTo("blocked");
+    assertThat(loaded.filterType()).isEqualTo(FilterType.BLOCKED);
     assertThat(loaded.mightContain("x")).isTrue();
     assertThat(loaded.isCompatible(blocked)).isTrue();
 

@@ -320,7 +320,7 @@ class CountingBloomFilterTest {
     }
     assertThat(counting.stuckCounters()).as("no saturation, so counters are exact").isZero();
     BloomFilter<CharSequence> snapshot = counting.toBloomFilter();
-    assertThat(snapshot.layoutName()).isEqualTo("standard");
+    assertThat(snapshot.filterType()).isEqualTo(FilterType.STANDARD);
     assertThat(snapshot.bitSize()).isEqualTo(standard.bitSize());
     assertThat(snapshot.hashFunctions()).isEqualTo(standard.hashFunctions());
     assertThat(snapshot.expectedInsertions()).isEqualTo(5_000);

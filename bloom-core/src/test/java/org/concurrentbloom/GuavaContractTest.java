@@ -49,7 +49,7 @@ class GuavaContractTest {
         () -> BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(n).fpp(p).guavaCompatible().build(),
         () -> BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(n).fpp(p).bitSize(),
         () -> CountingBloomFilter.create(Funnels.stringFunnel(), n, p),
-        () -> BitIndexer.sized(Funnels.stringFunnel(), n, p),
+        () -> org.concurrentbloom.internal.BitIndexer.sized(Funnels.stringFunnel(), n, p),
         () -> BloomFilter.toBloomFilter(Funnels.stringFunnel(), n, p));
   }
 

@@ -37,7 +37,7 @@ class GuavaInteropTest {
     }
     BloomFilter<CharSequence> ours = GuavaInterop.readFrom(new ByteArrayInputStream(guavaBytes(guava)),
         Funnels.stringFunnel());
-    assertThat(ours.layoutName()).isEqualTo("guava");
+    assertThat(ours.filterType()).isEqualTo(FilterType.GUAVA);
     for (int i = 0; i < INSERTED; i++) {
       assertThat(ours.mightContain(FalsePositiveRateTest.insertedKey(i))).isTrue();
     }
@@ -133,7 +133,7 @@ class GuavaInteropTest {
     ours.writeTo(out);
     BloomFilter<CharSequence> back = BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()),
         Funnels.stringFunnel());
-    assertThat(back.layoutName()).isEqualTo("guava");
+    assertThat(back.filterType()).isEqualTo(FilterType.GUAVA);
     assertThat(back.mightContain("kept")).isTrue();
     assertThat(back.isCompatible(ours)).isTrue();
   }

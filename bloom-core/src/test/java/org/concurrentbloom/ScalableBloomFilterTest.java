@@ -97,7 +97,7 @@ class ScalableBloomFilterTest {
     assertThat(f.growthFactor()).isEqualTo(4);
     assertThat(f.tighteningRatio()).isEqualTo(0.5);
     assertThat(f.maxBitSize()).isEqualTo(Long.MAX_VALUE);
-    assertThat(f.layoutName()).isEqualTo("standard");
+    assertThat(f.layerType()).isEqualTo(FilterType.STANDARD);
     assertThat(f.toString()).contains("layers=4", "growthFactor=4", "tighteningRatio=0.5");
   }
 
@@ -235,9 +235,9 @@ class ScalableBloomFilterTest {
     ScalableBloomFilter<CharSequence> f = ScalableBloomFilter.<CharSequence>builder(Funnels.stringFunnel())
         .initialCapacity(100).blocked().build();
     addUntilCount(f, 1_000, 0);
-    assertThat(f.layoutName()).isEqualTo("blocked");
+    assertThat(f.layerType()).isEqualTo(FilterType.BLOCKED);
     ScalableBloomFilter<CharSequence> loaded = read(bytes(f));
-    assertThat(loaded.layoutName()).isEqualTo("blocked");
+    assertThat(loaded.layerType()).isEqualTo(FilterType.BLOCKED);
     assertThat(loaded.layerStats()).isEqualTo(f.layerStats());
     for (int i = 0; i < 1_200; i++) {
       assertThat(loaded.mightContain("item-" + i)).isEqualTo(f.mightContain("item-" + i));

@@ -157,14 +157,14 @@ class ScalableFormatTest {
     assertRejected(withLong(16, Double.doubleToLongBits(0.2)), "layer 0 declares fpp");
     assertRejected(withInt(24, 3), "layer 1 declares capacity 8, but n0·s^i = 12");
     byte[] blocked = golden();
-    blocked[6] = (byte) BlockedLayout.STRATEGY;
+    blocked[6] = (byte) HashStrategy.MURMUR3_128_BLOCKED.id();
     assertRejected(fixed(blocked), "layer 0 is filter type 1, but the header says every layer is type 2");
     assertRejected(withLong(36, 191), "the layers take 192 bits, above the filter's cap of 191");
     byte[] overCount = golden();
     ByteBuffer.wrap(overCount).putLong(LAYER1 + 36, 9);
     assertRejected(fixedWithLayer1(overCount), "layer 1 has count 9, above its capacity 8");
     byte[] nested = golden();
-    nested[LAYER1 + 5] = (byte) ScalableFormat.TYPE;
+    nested[LAYER1 + 5] = (byte) FilterType.SCALABLE.id();
     assertRejected(fixedWithLayer1(nested), "layer 1 of 2: filter type 5 is a scalable Bloom filter");
     byte[] moreLayers = withInt(44, 3); // claims a third layer that is not there
     assertRejected(moreLayers, "layer 2 of 3: truncated");

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class ScalableSizingTest {
 
   private static LayerPlan plan(long n0, double p, int s, double r) {
-    return new LayerPlan(n0, p, s, r, false, LayerPlan.NO_CAP, null);
+    return new LayerPlan(n0, p, s, r, FilterType.STANDARD, LayerPlan.NO_CAP, null);
   }
 
   /** Bits of layers 0 .. layers-1, from the real sizing. */

@@ -74,8 +74,8 @@ class SizingTest {
         }
       }
       double measured = (double) positives / probes;
-      assertThat(measured).as(f.layoutName()).isGreaterThan(0.5);
-      assertThat(f.estimatedFpp()).as(f.layoutName())
+      assertThat(measured).as(f.filterType().shortName()).isGreaterThan(0.5);
+      assertThat(f.estimatedFpp()).as(f.filterType().shortName())
           .isCloseTo(measured, org.assertj.core.api.Assertions.within(0.02));
     }
   }

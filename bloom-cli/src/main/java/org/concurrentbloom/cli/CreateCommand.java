@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.CountingBloomFilter;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.MembershipFilter;
 import org.concurrentbloom.ScalableBloomFilter;
@@ -90,7 +91,7 @@ final class CreateCommand implements Callable<Integer> {
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
     Destination dest = FilterFiles.destination(output);
-    FilterKind kind = kind();
+    FilterType kind = kind();
     MembershipFilter<Object> filter;
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
       filter = newFilter(kind, keyType.funnel());
@@ -103,7 +104,7 @@ final class CreateCommand implements Callable<Integer> {
     return 0;
   }
 
-  private FilterKind kind() {
+  private FilterType kind() {
     if (initial != null && !type.scalable) {
       throw new ParameterException(spec.commandLine(), "--initial is for --scalable filters only");
     }
@@ -111,15 +112,15 @@ final class CreateCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "missing required option: '--expected=N'");
     }
     if (type.blocked) {
-      return FilterKind.BLOCKED;
+      return FilterType.BLOCKED;
     }
     if (type.guava) {
-      return FilterKind.GUAVA;
+      return FilterType.GUAVA;
     }
     if (type.counting) {
-      return FilterKind.COUNTING;
+      return FilterType.COUNTING;
     }
-    return type.scalable ? FilterKind.SCALABLE : FilterKind.STANDARD;
+    return type.scalable ? FilterType.SCALABLE : FilterType.STANDARD;
   }
 
   /**
@@ -128,27 +129,27 @@ final class CreateCommand implements Callable<Integer> {
    * @throws ParameterException (a usage error) if the library rejects the size; the message names the
    *     options and the library's reason, which names the bad value
    */
-  private MembershipFilter<Object> newFilter(FilterKind kind, Funnel<Object> funnel) throws CliException {
-    long n = kind == FilterKind.SCALABLE ? (initial != null ? initial : expected != null ? expected : 10_000)
+  private MembershipFilter<Object> newFilter(FilterType kind, Funnel<Object> funnel) throws CliException {
+    long n = kind == FilterType.SCALABLE ? (initial != null ? initial : expected != null ? expected : 10_000)
         : expected;
     try {
       BloomFilter.Builder<Object> sized = BloomFilter.builder(funnel).expectedInsertions(n)
-          .fpp(kind == FilterKind.SCALABLE ? fpp * SCALABLE_FIRST_LAYER_SHARE : fpp);
-      if (kind == FilterKind.BLOCKED) {
+          .fpp(kind == FilterType.SCALABLE ? fpp * SCALABLE_FIRST_LAYER_SHARE : fpp);
+      if (kind == FilterType.BLOCKED) {
         sized.blocked();
-      } else if (kind == FilterKind.GUAVA) {
+      } else if (kind == FilterType.GUAVA) {
         sized.guavaCompatible();
       }
       long bits = sized.bitSize();
-      long bytes = 8 * ((bits + 63) / 64) * (kind == FilterKind.COUNTING ? 4 : 1);
-      MemoryCheck.require(bytes, "a " + kind.shortName + " filter for " + Fmt.keys(n) + " at fpp " + fpp);
+      long bytes = 8 * ((bits + 63) / 64) * (kind == FilterType.COUNTING ? 4 : 1);
+      MemoryCheck.require(bytes, "a " + FileHeader.noun(kind) + " filter for " + Fmt.keys(n) + " at fpp " + fpp);
       return switch (kind) {
         case COUNTING -> CountingBloomFilter.create(funnel, n, fpp);
         case SCALABLE -> ScalableBloomFilter.builder(funnel).initialCapacity(n).fpp(fpp).build();
         default -> sized.build();
       };
     } catch (IllegalArgumentException e) {
-      String what = kind == FilterKind.SCALABLE ? "--initial " + n : "--expected " + n;
+      String what = kind == FilterType.SCALABLE ? "--initial " + n : "--expected " + n;
       throw new ParameterException(spec.commandLine(),
           "invalid " + what + " / --fpp " + fpp + ": " + e.getMessage(), e);
     }

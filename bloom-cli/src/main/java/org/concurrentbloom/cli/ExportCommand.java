@@ -2,6 +2,7 @@ package org.concurrentbloom.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.GuavaInterop;
 import org.concurrentbloom.KeyType;
 import picocli.CommandLine.Command;
@@ -43,8 +44,8 @@ final class ExportCommand implements Callable<Integer> {
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
     FilterFile filter = FilterFile.load(in, keyType, null, 1.5);
-    if (filter.kind != FilterKind.GUAVA) {
-      throw new CliException("cannot export " + in + " for Guava: it is " + filter.kind.withArticle()
+    if (filter.kind != FilterType.GUAVA) {
+      throw new CliException("cannot export " + in + " for Guava: it is " + FileHeader.withArticle(filter.kind)
           + ", whose bits are not where Guava looks for them; only a Guava-compatible filter (bloom create "
           + "--guava) can be exported, so rebuild it from its keys with that option");
     }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.KeyType;
 
 /**
@@ -13,7 +14,7 @@ import org.concurrentbloom.KeyType;
  * reader, whose message says what is wrong, except a file that looks like Guava's
  * {@code BloomFilter.writeTo} output, which gets a pointer to {@code bloom import --guava}.
  */
-record FileHeader(int version, FilterKind kind, KeyType keyType) {
+record FileHeader(int version, FilterType kind, KeyType keyType) {
   private static final int MAGIC = 0x43424C4D; // "CBLM"
 
   /**
@@ -44,7 +45,7 @@ record FileHeader(int version, FilterKind kind, KeyType keyType) {
       return null;
     }
     int version = b.get() & 0xFF;
-    FilterKind kind = FilterKind.ofType(b.get() & 0xFF);
+    FilterType kind = knownType(b.get() & 0xFF);
     b.get(); // strategy: the library checks it
     int keyByte = b.get() & 0xFF;
     if ((version != 1 && version != 2) || kind == null) {
@@ -73,5 +74,24 @@ record FileHeader(int version, FilterKind kind, KeyType keyType) {
     int k = b.get() & 0xFF;
     long words = b.getInt() & 0xFFFFFFFFL;
     return (ordinal == 0 || ordinal == 1) && k >= 1 && words >= 1 && size == 6 + 8 * words;
+  }
+
+  /** The type with this id, or null if the library knows none. */
+  private static FilterType knownType(int id) {
+    try {
+      return FilterType.ofId(id);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** The type's name as messages use it before "filter": "standard", ..., "Guava-compatible". */
+  static String noun(FilterType type) {
+    return type == FilterType.GUAVA ? "Guava-compatible" : type.shortName();
+  }
+
+  /** "a standard filter": for sentences (every noun starts with a consonant sound). */
+  static String withArticle(FilterType type) {
+    return "a " + noun(type) + " filter";
   }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.CountingBloomFilter;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.KeyType;
@@ -31,13 +32,13 @@ import org.concurrentbloom.ScalableBloomFilter;
 final class FilterFile {
   private static final int BUFFER_BYTES = 1 << 16;
 
-  final FilterKind kind;
+  final FilterType kind;
   final KeyCodec codec;
   /** The key type the file records ({@link KeyType#UNRECORDED} for version 1). */
   final KeyType recorded;
   final MembershipFilter<Object> filter;
 
-  FilterFile(FilterKind kind, KeyCodec codec, KeyType recorded, MembershipFilter<Object> filter) {
+  FilterFile(FilterType kind, KeyCodec codec, KeyType recorded, MembershipFilter<Object> filter) {
     this.kind = kind;
     this.codec = codec;
     this.recorded = recorded;
@@ -159,9 +160,9 @@ final class FilterFile {
 
   /** The bytes the filter's cells take in memory: whole 64-bit words of bits, or of 4-bit counters. */
   long memoryBytes() {
-    long cells = kind == FilterKind.COUNTING ? counting().counterCount() : filter.bitSize();
-    int perWord = kind == FilterKind.COUNTING ? 16 : 64;
-    if (kind == FilterKind.SCALABLE) {
+    long cells = kind == FilterType.COUNTING ? counting().counterCount() : filter.bitSize();
+    int perWord = kind == FilterType.COUNTING ? 16 : 64;
+    if (kind == FilterType.SCALABLE) {
       long words = 0;
       for (ScalableBloomFilter.LayerStats layer : scalable().layerStats()) {
         words += (layer.bitSize() + 63) / 64;
@@ -180,7 +181,7 @@ final class FilterFile {
       default -> "m=" + filter.bitSize() + " bits, k=" + standard().hashFunctions();
     };
     KeyType keys = effectiveKeyType();
-    return kind.shortName + " filter of " + (keys == KeyType.CUSTOM ? "keys of a custom funnel" : keys.description())
+    return FileHeader.noun(kind) + " filter of " + (keys == KeyType.CUSTOM ? "keys of a custom funnel" : keys.description())
         + ", " + cells + ", "
         + Fmt.humanBytes(memoryBytes());
   }
@@ -191,7 +192,7 @@ final class FilterFile {
    * sized for. A scalable filter grows instead, so it is never overfilled.
    */
   void warnIfOverfilled(PrintWriter err, Path path) {
-    if (kind == FilterKind.SCALABLE) {
+    if (kind == FilterType.SCALABLE) {
       return;
     }
     double fpr = filter.estimatedFpp();

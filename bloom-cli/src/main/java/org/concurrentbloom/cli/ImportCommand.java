@@ -3,6 +3,7 @@ package org.concurrentbloom.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.GuavaInterop;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -51,7 +52,7 @@ final class ImportCommand implements Callable<Integer> {
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
       FilterFiles.save(dest, io, filter::writeTo);
     }
-    FilterFile file = new FilterFile(FilterKind.GUAVA, keyType, keyType.keyType, filter);
+    FilterFile file = new FilterFile(FilterType.GUAVA, keyType, keyType.keyType, filter);
     FilterFiles.summary(dest, io).println("imported " + in + " (Guava) into " + output + ": " + file.shape());
     return 0;
   }

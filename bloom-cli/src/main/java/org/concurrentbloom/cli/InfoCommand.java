@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.CountingBloomFilter;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.KeyType;
 import org.concurrentbloom.MembershipFilter;
 import org.concurrentbloom.ScalableBloomFilter;
@@ -54,7 +55,7 @@ final class InfoCommand implements Callable<Integer> {
     FilterFile f = FilterFile.load(file, codec, null, 1.5);
     PrintWriter out = parent.streams().out();
     field(out, "file:", file.toString());
-    field(out, "type:", f.kind.description);
+    field(out, "type:", f.kind.description());
     field(out, "format:", "version " + (f.recorded == KeyType.UNRECORDED ? 1 : 2));
     field(out, "key type:", keyTypeLine(f));
     switch (f.kind) {
@@ -63,7 +64,7 @@ final class InfoCommand implements Callable<Integer> {
       default -> standard(out, f.standard());
     }
     field(out, "file size:", Fmt.bytes(FilterFile.fileSize(file)));
-    field(out, f.kind == FilterKind.COUNTING ? "memory (counters):" : "memory (bit array):",
+    field(out, f.kind == FilterType.COUNTING ? "memory (counters):" : "memory (bit array):",
         Fmt.bytes(f.memoryBytes()));
     return 0;
   }
@@ -101,7 +102,7 @@ final class InfoCommand implements Callable<Integer> {
 
   private static void scalable(PrintWriter out, ScalableBloomFilter<Object> f) {
     List<ScalableBloomFilter.LayerStats> layers = f.layerStats();
-    field(out, "layers:", layers.size() + " (" + f.layoutName() + ")");
+    field(out, "layers:", layers.size() + " (" + f.layerType().shortName() + ")");
     field(out, "initial capacity:", Long.toString(f.expectedInsertions()));
     field(out, "growth factor:", Integer.toString(f.growthFactor()));
     field(out, "tightening ratio:", Double.toString(f.tighteningRatio()));

@@ -3,6 +3,7 @@ package org.concurrentbloom.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.concurrentbloom.FilterType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -51,7 +52,7 @@ final class MergeCommand implements Callable<Integer> {
       Path firstPath = inputs.get(0);
       // The merge swaps in a new array: the result, the array it replaces and the next input at once.
       FilterFile merged = FilterFile.load(firstPath, keyType, null, 3);
-      if (merged.kind == FilterKind.SCALABLE) {
+      if (merged.kind == FilterType.SCALABLE) {
         throw new CliException("cannot merge " + firstPath + ": scalable filters cannot be merged (layer i of "
             + "the result would hold the keys of two layers, twice the capacity its false-positive rate is "
             + "sized for); add the keys of one to the other with bloom add instead");
@@ -59,7 +60,7 @@ final class MergeCommand implements Callable<Integer> {
       for (Path path : inputs.subList(1, inputs.size())) {
         FilterFile next = FilterFile.load(path, keyType, null, 1.5);
         checkCompatible(firstPath, merged, path, next);
-        if (merged.kind == FilterKind.COUNTING) {
+        if (merged.kind == FilterType.COUNTING) {
           merged.counting().merge(next.counting());
         } else {
           merged.standard().merge(next.standard());
@@ -77,8 +78,8 @@ final class MergeCommand implements Callable<Integer> {
       throws CliException {
     String prefix = "cannot merge " + path + " into " + firstPath + ": ";
     if (next.kind != first.kind) {
-      throw new CliException(prefix + path + " is " + next.kind.withArticle() + " and " + firstPath + " is "
-          + first.kind.withArticle() + "; only filters of one type can be merged (create them with the same "
+      throw new CliException(prefix + path + " is " + FileHeader.withArticle(next.kind) + " and " + firstPath + " is "
+          + FileHeader.withArticle(first.kind) + "; only filters of one type can be merged (create them with the same "
           + "type option)");
     }
     if (next.effectiveKeyType() != first.effectiveKeyType()) {
@@ -86,19 +87,19 @@ final class MergeCommand implements Callable<Integer> {
           + firstPath + " holds " + first.effectiveKeyType().description() + "; the same key hashes differently "
           + "in each, so their union would answer wrongly");
     }
-    boolean compatible = first.kind == FilterKind.COUNTING
+    boolean compatible = first.kind == FilterType.COUNTING
         ? first.counting().isCompatible(next.counting()) : first.standard().isCompatible(next.standard());
     if (!compatible) {
-      String cells = first.kind == FilterKind.COUNTING ? " counters" : " bits";
-      throw new CliException(prefix + "both are " + first.kind.shortName + " filters, but " + path + " has m="
-          + next.filter.bitSize() / (first.kind == FilterKind.COUNTING ? 4 : 1) + cells + " and k="
+      String cells = first.kind == FilterType.COUNTING ? " counters" : " bits";
+      throw new CliException(prefix + "both are " + FileHeader.noun(first.kind) + " filters, but " + path + " has m="
+          + next.filter.bitSize() / (first.kind == FilterType.COUNTING ? 4 : 1) + cells + " and k="
           + hashFunctions(next) + " while " + firstPath + " has m="
-          + first.filter.bitSize() / (first.kind == FilterKind.COUNTING ? 4 : 1) + cells + " and k="
+          + first.filter.bitSize() / (first.kind == FilterType.COUNTING ? 4 : 1) + cells + " and k="
           + hashFunctions(first) + "; only filters created with the same --expected and --fpp can be merged");
     }
   }
 
   private static int hashFunctions(FilterFile f) {
-    return f.kind == FilterKind.COUNTING ? f.counting().hashFunctions() : f.standard().hashFunctions();
+    return f.kind == FilterType.COUNTING ? f.counting().hashFunctions() : f.standard().hashFunctions();
   }
 }

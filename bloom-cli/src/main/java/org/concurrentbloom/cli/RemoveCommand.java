@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.CountingBloomFilter;
+import org.concurrentbloom.FilterType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,8 +64,8 @@ final class RemoveCommand implements Callable<Integer> {
     Destination dest = FilterFiles.updatable(file);
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
       FilterFile loaded = FilterFile.load(dest.path(), keyType, io.err(), 1.5);
-      if (loaded.kind != FilterKind.COUNTING) {
-        throw new CliException("cannot remove keys from " + file + ": it is " + loaded.kind.withArticle()
+      if (loaded.kind != FilterType.COUNTING) {
+        throw new CliException("cannot remove keys from " + file + ": it is " + FileHeader.withArticle(loaded.kind)
             + ", and only counting filters (bloom create --counting) can remove keys; in a filter of bits "
             + "one bit serves many keys, so clearing it would make them answer \"no\"");
       }

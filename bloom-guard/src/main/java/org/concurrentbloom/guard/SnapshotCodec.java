@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.OptionalLong;
 import java.util.zip.CRC32C;
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
 
 /**
@@ -60,16 +61,17 @@ final class SnapshotCodec {
   record Snapshot<K>(String name, long configuredInsertions, double configuredFpp, int layout,
       OptionalLong watermark, long writtenAtMillis, BloomFilter<K> filter) {}
 
-  /** Layout id of a filter: 1 standard, 2 blocked. */
+  /** The envelope's layout byte: the filter type's id, for the two types a guard builds. */
   static int layoutId(BloomFilter<?> filter) {
-    switch (filter.layoutName()) {
-      case "standard":
-        return 1;
-      case "blocked":
-        return 2;
-      default:
-        throw new IllegalArgumentException("a guard snapshot cannot hold a " + filter.layoutName() + " filter");
+    FilterType type = filter.filterType();
+    if (!isGuardType(type)) {
+      throw new IllegalArgumentException("a guard snapshot cannot hold a " + type.shortName() + " filter");
     }
+    return type.id();
+  }
+
+  private static boolean isGuardType(FilterType type) {
+    return type == FilterType.STANDARD || type == FilterType.BLOCKED;
   }
 
   static void write(OutputStream out, String name, long configuredInsertions, double configuredFpp,
@@ -153,8 +155,9 @@ final class SnapshotCodec {
     if ((flags & ~FLAG_WATERMARK) != 0 || reserved != 0) {
       throw new IOException("snapshot flags " + flags + " / reserved byte " + reserved + " have unknown bits set");
     }
-    if (layout != 1 && layout != 2) {
-      throw new IOException("unknown snapshot layout " + layout + "; known: 1 (standard), 2 (blocked)");
+    if (layout != FilterType.STANDARD.id() && layout != FilterType.BLOCKED.id()) {
+      throw new IOException("unknown snapshot layout " + layout + "; known: " + FilterType.STANDARD.id()
+          + " (standard), " + FilterType.BLOCKED.id() + " (blocked)");
     }
     if (filterLength < 0) {
       throw new IOException("negative filter length " + filterLength);
@@ -169,7 +172,8 @@ final class SnapshotCodec {
       throw new IOException("bytes follow the end of the snapshot: not a complete, single snapshot");
     }
     if (layoutId(filter) != layout) {
-      throw new IOException("the envelope says layout " + layout + ", the filter is " + filter.layoutName());
+      throw new IOException("the envelope says layout " + layout + ", the filter is "
+          + filter.filterType().shortName());
     }
     return new Snapshot<>(new String(nameBytes, StandardCharsets.UTF_8), configuredInsertions, configuredFpp,
         layout, (flags & FLAG_WATERMARK) != 0 ? OptionalLong.of(watermark) : OptionalLong.empty(),

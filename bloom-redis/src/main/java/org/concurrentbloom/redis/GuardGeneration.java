@@ -3,7 +3,7 @@ package org.concurrentbloom.redis;
 import static org.concurrentbloom.redis.RedisBloomFilter.ascii;
 
 import java.util.List;
-import org.concurrentbloom.BitIndexer;
+import org.concurrentbloom.internal.BitIndexer;
 
 /**
  * One generation of a shared guard as a client knows it: its number, its shape (read once from its

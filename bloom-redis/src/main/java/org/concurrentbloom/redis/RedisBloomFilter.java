@@ -9,14 +9,15 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.concurrentbloom.BitIndexer;
 import org.concurrentbloom.BloomFilter;
-import org.concurrentbloom.FilterWords;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
+import org.concurrentbloom.Funnels;
 import org.concurrentbloom.MembershipFilter;
+import org.concurrentbloom.internal.BitIndexer;
+import org.concurrentbloom.internal.FilterWords;
 import org.concurrentbloom.redis.ScriptCalls.Call;
 import org.concurrentbloom.redis.ScriptCalls.Replication;
-import org.concurrentbloom.Funnels;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -129,7 +130,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
       bitsKeys[i] = bitsKey != null ? bitsKey : FilterKeys.bits(name, i);
       metaKeys[i] = metaKey != null ? metaKey : FilterKeys.meta(name, i);
     }
-    this.shapeArgs = List.of(ascii(FORMAT_VERSION), ascii(BitIndexer.STANDARD_STRATEGY),
+    this.shapeArgs = List.of(ascii(FORMAT_VERSION), ascii(BitIndexer.STRATEGY.id()),
         ascii(indexer.bitSize()), ascii(indexer.hashFunctions()), ascii(partitions));
   }
 
@@ -384,9 +385,9 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
      */
     public RedisBloomFilter<T> upload(BloomFilter<T> local) {
       Objects.requireNonNull(local, "local");
-      if (!"standard".equals(local.layoutName())) {
+      if (local.filterType() != FilterType.STANDARD) {
         throw new IllegalArgumentException("only the standard layout can be kept in Redis; this filter's layout is "
-            + local.layoutName());
+            + local.filterType().shortName());
       }
       if (partitions != 1) {
         throw new IllegalArgumentException("a local filter uploads to one partition, not " + partitions);

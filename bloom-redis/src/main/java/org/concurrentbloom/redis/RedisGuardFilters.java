@@ -14,10 +14,10 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.concurrentbloom.BitIndexer;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.GuardSpec;
+import org.concurrentbloom.internal.BitIndexer;
 
 /**
  * A guard's filters kept in Redis and shared by every instance that opens the same guard

@@ -7,11 +7,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
-import org.concurrentbloom.BitIndexer;
 import org.concurrentbloom.BloomFilter;
-import org.concurrentbloom.FilterWords;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.ScanResult;
+import org.concurrentbloom.internal.BitIndexer;
+import org.concurrentbloom.internal.FilterWords;
 
 /**
  * One rebuild of a shared guard, holding the rebuild lock: registers a new generation as pending
@@ -45,9 +46,9 @@ final class RedisGuardRebuild<K> implements GuardFilters.Rebuild<K> {
 
   @Override
   public GuardFilters.Candidate<K> begin(BloomFilter<K> loaded, OptionalLong watermark) {
-    if (!"standard".equals(loaded.layoutName())) {
+    if (loaded.filterType() != FilterType.STANDARD) {
       throw new IllegalArgumentException("only a standard-layout filter can be kept in Redis, not "
-          + loaded.layoutName());
+          + loaded.filterType().shortName());
     }
     BitIndexer<K> indexer = BitIndexer.withShape(filters.spec.funnel(), loaded.bitSize(), loaded.hashFunctions());
     byte[] bits = RedisBits.toRedis(FilterWords.copyOf(loaded), loaded.bitSize());
@@ -72,7 +73,7 @@ final class RedisGuardRebuild<K> implements GuardFilters.Rebuild<K> {
         Collections.addAll(keyList, keys.bits(state[1]), keys.meta(state[1]));
       }
       List<byte[]> args = List.of(lock.token, ascii(state[1]), gen.numberArg(),
-          ascii(RedisBloomFilter.FORMAT_VERSION), ascii(BitIndexer.STANDARD_STRATEGY), gen.bitsArg(),
+          ascii(RedisBloomFilter.FORMAT_VERSION), ascii(BitIndexer.STRATEGY.id()), gen.bitsArg(),
           gen.hashFunctionsArg(), ascii(capacity), ascii(Double.toString(filters.spec.fpp())), ascii(count), bits);
       Object reply = filters.calls.eval(Script.GUARD_REGISTER, keyList, args, "register a generation of guard "
           + keys.name);

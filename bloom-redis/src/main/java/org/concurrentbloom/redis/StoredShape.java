@@ -1,7 +1,7 @@
 package org.concurrentbloom.redis;
 
 import java.util.Map;
-import org.concurrentbloom.BitIndexer;
+import org.concurrentbloom.internal.BitIndexer;
 
 /**
  * The shape in a partition's metadata hash, as {@code attach} reads it: parsed and checked, every
@@ -16,9 +16,9 @@ record StoredShape(long bits, int hashFunctions, int partitions, long expectedIn
           + "; this library reads version " + RedisBloomFilter.FORMAT_VERSION);
     }
     long strategy = number(name, meta, "strategy");
-    if (strategy != BitIndexer.STANDARD_STRATEGY) {
+    if (strategy != BitIndexer.STRATEGY.id()) {
       throw new RedisFilterMismatchException("filter \"" + name + "\" uses hash strategy " + strategy
-          + "; only the standard layout's strategy " + BitIndexer.STANDARD_STRATEGY + " is kept in Redis");
+          + "; only the standard layout's strategy " + BitIndexer.STRATEGY.id() + " is kept in Redis");
     }
     long bits = number(name, meta, "m");
     long k = number(name, meta, "k");

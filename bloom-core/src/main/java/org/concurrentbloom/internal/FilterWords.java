@@ -1,9 +1,11 @@
-package org.concurrentbloom;
+package org.concurrentbloom.internal;
 
 import java.util.Objects;
+import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.Funnel;
 
 /**
- * A {@link BloomFilter}'s bit array as plain words, out and in, for code that stores the bits elsewhere
+ * <b>Internal, not API</b> (see the package comment). A {@link BloomFilter}'s bit array as plain words, out and in, for code that stores the bits elsewhere
  * (a Redis string) and converts them itself. Words are 64-bit: bit i of the filter is bit (i mod 64),
  * least significant first, of word i / 64, as in docs/FORMAT.md. Any thread may call these methods.
  */
@@ -16,7 +18,7 @@ public final class FilterWords {
    */
   public static long[] copyOf(BloomFilter<?> filter) {
     Objects.requireNonNull(filter, "filter");
-    return AtomicWords.copyAcquire(filter.currentWords());
+    return CoreAccess.get().copyWords(filter);
   }
 
   /**
@@ -30,21 +32,6 @@ public final class FilterWords {
       long expectedInsertions, double fpp, long count, long[] words) {
     Objects.requireNonNull(funnel, "funnel");
     Objects.requireNonNull(words, "words");
-    Layout layout = new StandardLayout(bits, hashFunctions);
-    Sizing.checkExpectedInsertions(expectedInsertions);
-    Sizing.checkFpp(fpp);
-    if (count < 0) {
-      throw new IllegalArgumentException("count must be >= 0, was " + count);
-    }
-    int wordCount = Sizing.wordsFor(bits);
-    if (words.length != wordCount) {
-      throw new IllegalArgumentException(
-          "a filter of " + bits + " bits needs " + wordCount + " words, was given " + words.length);
-    }
-    int tailBits = (int) (bits & 63);
-    if (tailBits != 0 && (words[wordCount - 1] >>> tailBits) != 0) {
-      throw new IllegalArgumentException("bits past m=" + bits + " are set in the last word");
-    }
-    return BloomFilter.loaded(funnel, layout, expectedInsertions, fpp, words, count);
+    return CoreAccess.get().standardFilter(funnel, bits, hashFunctions, expectedInsertions, fpp, count, words);
   }
 }

@@ -1,9 +1,12 @@
-package org.concurrentbloom;
+package org.concurrentbloom.internal;
 
 import java.util.Objects;
+import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.Funnel;
+import org.concurrentbloom.HashStrategy;
 
 /**
- * The bit indexes that a standard-layout {@link BloomFilter} of a given shape uses for an item, for
+ * <b>Internal, not API</b> (see the package comment). The bit indexes that a standard-layout {@link BloomFilter} of a given shape uses for an item, for
  * code that keeps the bits somewhere else (a Redis string, another process's memory) and must agree
  * with {@code BloomFilter} bit for bit: for a filter built with the same funnel, m and k, the indexes
  * {@link #indexes(Object, long[])} reports are exactly the bits {@code BloomFilter.add} sets and
@@ -15,15 +18,15 @@ import java.util.Objects;
  * @param <T> the type of item
  */
 public final class BitIndexer<T> {
-  /** The hash strategy id of the standard layout, as stored in files (docs/FORMAT.md). */
-  public static final int STANDARD_STRATEGY = Probes.STRATEGY_MURMUR3_128_EDH;
+  /** The hash strategy of the standard layout, whose id files and Redis metadata store. */
+  public static final HashStrategy STRATEGY = HashStrategy.MURMUR3_128_ENHANCED_DOUBLE;
 
   private final Funnel<? super T> funnel;
   private final long bits;
   private final int hashFunctions;
 
   private BitIndexer(Funnel<? super T> funnel, long bits, int hashFunctions) {
-    Sizing.checkShape(bits, hashFunctions);
+    CoreAccess.get().checkShape(bits, hashFunctions);
     this.funnel = Objects.requireNonNull(funnel, "funnel");
     this.bits = bits;
     this.hashFunctions = hashFunctions;
@@ -37,8 +40,8 @@ public final class BitIndexer<T> {
    *     {@code BloomFilter}; the message names the bad value
    */
   public static <T> BitIndexer<T> sized(Funnel<? super T> funnel, long expectedInsertions, double fpp) {
-    return new BitIndexer<>(funnel, Sizing.optimalBits(expectedInsertions, fpp),
-        Sizing.optimalHashFunctions(expectedInsertions, fpp));
+    long[] shape = CoreAccess.get().standardShape(expectedInsertions, fpp);
+    return new BitIndexer<>(funnel, shape[0], (int) shape[1]);
   }
 
   /**
@@ -75,14 +78,7 @@ public final class BitIndexer<T> {
   public void hash(T item, long[] into) {
     Objects.requireNonNull(item, "item");
     Objects.checkIndex(1, into.length);
-    HashingSink sink = HashingSink.acquire();
-    try {
-      sink.hash(item, funnel);
-      into[0] = sink.h1;
-      into[1] = sink.h2;
-    } finally {
-      sink.release();
-    }
+    CoreAccess.get().hash(item, funnel, into);
   }
 
   /**
@@ -93,17 +89,7 @@ public final class BitIndexer<T> {
    */
   public void indexes(long h1, long h2, long[] into) {
     Objects.checkIndex(hashFunctions - 1, into.length);
-    long m = bits;
-    long x = Probes.reduce(h1, m);
-    long y = Probes.reduce(h2, m);
-    for (int i = 1; ; i++) {
-      into[i - 1] = x;
-      if (i == hashFunctions) {
-        return;
-      }
-      x = Probes.nextIndex(x, y, m);
-      y = Probes.nextStep(y, i, m);
-    }
+    CoreAccess.get().standardPositions(h1, h2, bits, hashFunctions, into);
   }
 
   /**
@@ -120,7 +106,7 @@ public final class BitIndexer<T> {
 
   /** (1 - e^(-k n / m))^k: the expected false-positive rate of this shape after n distinct items. */
   public double expectedFpp(double n) {
-    return Sizing.expectedFpp(bits, hashFunctions, n);
+    return CoreAccess.get().expectedFpp(bits, hashFunctions, n);
   }
 
   /**
@@ -128,7 +114,7 @@ public final class BitIndexer<T> {
    * computes it; {@code Long.MAX_VALUE} when every bit is set.
    */
   public long estimateElements(long setBits) {
-    return Sizing.estimateElements(bits, hashFunctions, setBits);
+    return CoreAccess.get().estimateElements(bits, hashFunctions, setBits);
   }
 
   @Override

@@ -1,0 +1,50 @@
+package org.concurrentbloom;
+
+/**
+ * How a filter turns an item into cell positions: the hash of the funnel's bytes and the probe
+ * derivation from it. The {@link #id()} is the hash-strategy byte of docs/FORMAT.md (offset 6) and is
+ * frozen by FilterTypeTest; docs/HASHING.md and docs/LAYOUTS.md define each strategy precisely enough to
+ * reimplement it.
+ */
+public enum HashStrategy {
+  /** 1: MurmurHash3 x64 128, k probes anywhere in m cells by enhanced double hashing. */
+  MURMUR3_128_ENHANCED_DOUBLE(1),
+  /** 2: MurmurHash3 x64 128, k probes inside one 512-bit block by multiplicative remixing. */
+  MURMUR3_128_BLOCKED(2),
+  /** 3: Guava's {@code MURMUR128_MITZ_64}: plain double hashing, a division per probe. */
+  GUAVA_MURMUR128_MITZ_64(3),
+  /**
+   * Guava's older {@code MURMUR128_MITZ_32}: readable from Guava's bytes and queried exactly, but it has
+   * no id in the filter file format, so such a filter cannot be written ({@link #isStorable()} is false).
+   */
+  GUAVA_MURMUR128_MITZ_32(-32);
+
+  private final int id;
+
+  HashStrategy(int id) {
+    this.id = id;
+  }
+
+  /** The strategy byte written in files; negative for a strategy that files cannot hold. */
+  public int id() {
+    return id;
+  }
+
+  /** True iff the filter file format has an id for this strategy. */
+  public boolean isStorable() {
+    return id > 0;
+  }
+
+  /**
+   * The strategy with this file id.
+   *
+   * @throws IllegalArgumentException if no storable strategy has that id; the message names it
+   */
+  public static HashStrategy ofId(int id) {
+    HashStrategy s = FilterFormat.readableStrategy(id);
+    if (s != null) {
+      return s;
+    }
+    throw new IllegalArgumentException("unknown hash strategy " + id);
+  }
+}

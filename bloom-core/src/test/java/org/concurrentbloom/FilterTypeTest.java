@@ -1,0 +1,65 @@
+package org.concurrentbloom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Freezes the registry's ids: they are bytes 5 and 6 of every file, so they never change. */
+final class FilterTypeTest {
+  @Test
+  void typeIdsStrategiesAndNamesAreFrozen() {
+    Map<FilterType, String> expected = new LinkedHashMap<>();
+    expected.put(FilterType.STANDARD, "1 standard 1");
+    expected.put(FilterType.BLOCKED, "2 blocked 2");
+    expected.put(FilterType.GUAVA, "3 guava 3");
+    expected.put(FilterType.COUNTING, "4 counting 1");
+    expected.put(FilterType.SCALABLE, "5 scalable -");
+    Map<FilterType, String> actual = new LinkedHashMap<>();
+    for (FilterType t : FilterType.values()) {
+      actual.put(t, t.id() + " " + t.shortName() + " " + (t.strategy() == null ? "-" : t.strategy().id()));
+      assertThat(FilterType.ofId(t.id())).isSameAs(t);
+    }
+    assertThat(actual).isEqualTo(expected);
+  }
+
+  @Test
+  void strategyIdsAreFrozen() {
+    assertThat(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE.id()).isEqualTo(1);
+    assertThat(HashStrategy.MURMUR3_128_BLOCKED.id()).isEqualTo(2);
+    assertThat(HashStrategy.GUAVA_MURMUR128_MITZ_64.id()).isEqualTo(3);
+    assertThat(HashStrategy.GUAVA_MURMUR128_MITZ_32.isStorable()).isFalse();
+    assertThat(HashStrategy.values()).hasSize(4);
+    for (HashStrategy s : HashStrategy.values()) {
+      if (s.isStorable()) {
+        assertThat(HashStrategy.ofId(s.id())).isSameAs(s);
+      }
+    }
+  }
+
+  @Test
+  void unknownIdsAreRefusedByName() {
+    assertThatThrownBy(() -> FilterType.ofId(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unknown filter type 0; known types: 1 (standard), 2 (blocked), 3 (guava), 4 (counting),"
+            + " 5 (scalable)");
+    assertThatThrownBy(() -> HashStrategy.ofId(-32)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unknown hash strategy -32");
+  }
+
+  @Test
+  void eachBitArrayTypeBuildsItsOwnLayout() {
+    for (FilterType t : FilterType.values()) {
+      if (t.isBitArray()) {
+        Layout sized = t.sizedLayout(1_000, 0.01);
+        assertThat(sized.type()).isSameAs(t);
+        assertThat(sized.strategy()).isSameAs(t.strategy());
+        assertThat(t.layout(sized.bits, sized.hashFunctions).sameShape(sized)).isTrue();
+      } else {
+        assertThatThrownBy(() -> t.layout(64, 3)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining(t.shortName());
+      }
+    }
+  }
+}
