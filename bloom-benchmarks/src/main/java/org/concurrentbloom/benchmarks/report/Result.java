@@ -13,9 +13,15 @@ import java.util.Map;
  * @param error the half-width of JMH's 99.9% confidence interval; NaN below three iterations
  * @param median the median over measurement iterations
  * @param unit e.g. {@code ns/op} or {@code ops/us}
+ * @param secondaryMetrics what profilers measured alongside, under JMH's names, in file order: with
+ *     {@code -prof gc} for instance {@code gc.alloc.rate.norm} in B/op (older JMH releases began the
+ *     names with a middle dot, U+00B7: {@code ·gc.alloc.rate.norm}); empty without a profiler
  */
 record Result(String benchmark, String mode, int threads, Map<String, String> params, double score,
-    double error, double median, String unit) {
+    double error, double median, String unit, Map<String, Metric> secondaryMetrics) {
+
+  /** A secondary metric: its mean, the half-width of its 99.9% confidence interval (or NaN), its unit. */
+  record Metric(double score, double error, String unit) {}
 
   /** The method name: the part after the last dot. */
   String method() {

@@ -69,10 +69,10 @@ class ReportTest {
 
   @Test
   void throughputUnitsAreConvertedToNanosPerOperation() {
-    Result thrpt = new Result("x.Y.z", "thrpt", 2, Map.of(), 4.0, 0.1, 4.0, "ops/us");
+    Result thrpt = new Result("x.Y.z", "thrpt", 2, Map.of(), 4.0, 0.1, 4.0, "ops/us", Map.of());
     assertThat(thrpt.nanosPerOp()).isEqualTo(250.0);
     assertThat(thrpt.opsPerMicrosecond()).isEqualTo(8.0);
-    Result micros = new Result("x.Y.z", "avgt", 1, Map.of(), 1.5, 0.1, 1.5, "us/op");
+    Result micros = new Result("x.Y.z", "avgt", 1, Map.of(), 1.5, 0.1, 1.5, "us/op", Map.of());
     assertThat(micros.nanosPerOp()).isEqualTo(1500.0);
   }
 
