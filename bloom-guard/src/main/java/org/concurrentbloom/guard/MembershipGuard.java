@@ -259,7 +259,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
 
   private void backendFailed(String what, RuntimeException e) {
     counters.backendErrors.increment();
-    lastBackendError = describe(e);
+    lastBackendError = GuardStats.describe(e);
     LOG.log(Level.DEBUG, () -> "guard " + name + ": could not " + what + " the backend", e);
   }
 
@@ -269,10 +269,6 @@ public final class MembershipGuard<K> implements AutoCloseable {
       LOG.log(Level.WARNING, () -> "guard " + name + ": the shared live filter is gone; building a new one");
       loop.request(RebuildLoop.Reason.LOST);
     }
-  }
-
-  private static String describe(Throwable e) {
-    return e.getClass().getName() + ": " + e.getMessage();
   }
 
   // ---------------------------------------------------------------- rebuilds
@@ -525,7 +521,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
       LOG.log(Level.DEBUG, () -> "guard " + name + ": wrote a snapshot to " + snapshotStore);
     } catch (IOException | RuntimeException e) {
       snapshotFailures.increment();
-      lastSnapshotError = describe(e);
+      lastSnapshotError = GuardStats.describe(e);
       LOG.log(Level.WARNING, () -> "guard " + name + ": could not write a snapshot to " + snapshotStore
           + "; the previous one is kept", e);
     }
@@ -544,30 +540,31 @@ public final class MembershipGuard<K> implements AutoCloseable {
       }
     }
     Instant at = lastRebuildAt;
-    return new GuardStats(
-        counters.checks.sum(),
-        counters.negatives.sum(),
-        counters.positives(),
-        counters.lookups.sum(),
-        counters.falsePositives.sum(),
-        counters.observedFpr(),
-        fpp,
-        live.isPresent(),
-        live.map(GuardFilters.Live::capacity).orElse(0L),
-        live.map(GuardFilters.Live::keys).orElse(0L),
-        live.map(GuardFilters.Live::deletes).orElse(0L),
-        rebuilds,
-        at == null ? Duration.ZERO : Duration.ofNanos(lastRebuildNanos),
-        at,
-        loop.failures,
-        loop.consecutiveFailures,
-        loop.lastError,
-        counters.backendErrors.sum(),
-        failedInserts.get(),
-        degraded(),
-        lastBackendError,
-        snapshotFailures.sum(),
-        lastSnapshotError);
+    GuardStats.Values v = new GuardStats.Values();
+    v.checks = counters.checks.sum();
+    v.definiteNegatives = counters.negatives.sum();
+    v.positives = counters.positives();
+    v.lookups = counters.lookups.sum();
+    v.falsePositives = counters.falsePositives.sum();
+    v.observedFpr = counters.observedFpr();
+    v.targetFpp = fpp;
+    v.ready = live.isPresent();
+    v.filterCapacity = live.map(GuardFilters.Live::capacity).orElse(0L);
+    v.filterCount = live.map(GuardFilters.Live::keys).orElse(0L);
+    v.deletesSinceRebuild = live.map(GuardFilters.Live::deletes).orElse(0L);
+    v.rebuilds = rebuilds;
+    v.lastRebuildDuration = at == null ? Duration.ZERO : Duration.ofNanos(lastRebuildNanos);
+    v.lastRebuildAt = at;
+    v.rebuildFailures = loop.failures;
+    v.consecutiveFailures = loop.consecutiveFailures;
+    v.lastError = loop.lastError;
+    v.backendErrors = counters.backendErrors.sum();
+    v.failedInserts = failedInserts.get();
+    v.degraded = degraded();
+    v.lastBackendError = lastBackendError;
+    v.snapshotFailures = snapshotFailures.sum();
+    v.lastSnapshotError = lastSnapshotError;
+    return new GuardStats(v);
   }
 
   /** The name given to the builder: in logs, metric tags and snapshots. */

@@ -131,7 +131,7 @@ final class RebuildLoop {
       failures++;
       retryFullScan = fullScan;
       long consecutive = ++consecutiveFailures;
-      lastError = e.getClass().getName() + ": " + e.getMessage();
+      lastError = GuardStats.describe(e);
       mine.completeExceptionally(e);
       if (isClosed()) {
         return;
