@@ -19,11 +19,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whoever waits for the first filter. {@link MembershipGuard}'s class comment gives the design.
  *
  * <p>Threads: {@link #run} on the guard's build thread only, which {@link RebuildLoop} keeps to one
- * build at a time, so the build figures have one writer; they are volatile for the threads that read
- * them ({@link #rebuilds()} and the other getters, {@link #awaitReady}), which may be any.
+ * build at a time, so the build figures have one writer; they are volatile because their getters
+ * ({@link #rebuilds()} and the next two) and {@link #awaitReady} may be called from any thread.
  */
 final class GuardBuilds<K> implements RebuildLoop.Build {
-  /** The guard's logger, not this class's: applications configure one logger per guard. */
+  /** MembershipGuard's logger, not this class's: the one applications configure and tests capture. */
   private static final Logger LOG = System.getLogger(MembershipGuard.class.getName());
   /** Immediate re-scans after a scan outgrew its filter; see resizeAfterScan. */
   private static final int RESIZE_ROUNDS = 2;

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
  * the counters); {@link #failures} and {@link #lastError} from any thread.
  */
 final class GuardSnapshots<K> {
-  /** The guard's logger, not this class's: applications configure one logger per guard. */
+  /** MembershipGuard's logger, not this class's: the one applications configure and tests capture. */
   private static final Logger LOG = System.getLogger(MembershipGuard.class.getName());
 
   private final GuardConfig<K> config;
