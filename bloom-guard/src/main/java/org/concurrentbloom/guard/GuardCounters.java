@@ -14,8 +14,6 @@ final class GuardCounters {
   final LongAdder falsePositives = new LongAdder();
   /** Definite negatives given inside {@code check}: with the false positives, the absent keys checked. */
   final LongAdder checkedNegatives = new LongAdder();
-  /** Calls into the backend that failed (checks answered "maybe", inserts not recorded, deletes not counted). */
-  final LongAdder backendErrors = new LongAdder();
 
   void check(boolean maybe) {
     checks.increment();

@@ -8,6 +8,10 @@ import java.util.concurrent.TimeUnit;
  * Runs a guard's background work. Every task must run on one thread at a time, in submission order for
  * {@link #execute}: the guard's rebuild logic relies on never running two builds at once. Tests supply
  * an implementation whose delayed tasks they fire by hand, so nothing waits on a clock.
+ *
+ * <p>Threads: {@link #execute} and {@link #schedule} are called from any thread (a build is requested
+ * by checking and recording threads, and by the build thread itself), {@link #shutdown} once, from
+ * {@code close()}.
  */
 interface GuardScheduler {
 

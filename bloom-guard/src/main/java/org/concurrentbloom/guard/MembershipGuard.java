@@ -1,20 +1,14 @@
 package org.concurrentbloom.guard;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.concurrentbloom.Funnel;
 
 /**
@@ -66,14 +60,12 @@ import org.concurrentbloom.Funnel;
  * to lock-free filters and bump counters (a shared backend makes one round trip). {@link #rebuildNow()}
  * blocks the caller until a build finishes; builds run one at a time on the guard's own daemon thread
  * ({@code bloom-guard-rebuild-<name>}), which also loads and writes snapshots. {@link #close()} may be
- * called from any thread, once or more.
+ * called from any thread, once or more; {@link #stats()} and {@link #awaitReady} from any thread.
  *
  * @param <K> the type of key
  */
 public final class MembershipGuard<K> implements AutoCloseable {
   private static final Logger LOG = System.getLogger(MembershipGuard.class.getName());
-  /** Immediate re-scans after a scan outgrew its filter; see resizeAfterScan. */
-  private static final int RESIZE_ROUNDS = 2;
 
   /**
    * Looks a key up in the source of truth, for {@link #check}.
@@ -87,52 +79,64 @@ public final class MembershipGuard<K> implements AutoCloseable {
     boolean exists(K key) throws E;
   }
 
-  private final String name;
-  private final Funnel<? super K> funnel;
-  private final KeySource<K> source;
-  private final long configuredInsertions;
-  private final double fpp;
-  private final boolean blocked;
-  private final double growthFactor;
-  private final SnapshotStore snapshotStore;
-  private final Duration closeGrace;
-  private final FilterBudget budget;
+  // The guard keeps only the fast path and the lifecycle, so each part can be read, and its threads
+  // reasoned about, on its own: GuardBuilds (each build and its publication, on the build thread),
+  // RebuildLoop (when builds run), GuardSnapshots, BackendFailures and StatsAssembler. start() wires them.
+  private final GuardConfig<K> config;
   private final GuardFilters<K> filters;
   private final RebuildLoop loop;
-  private final GuardCounters counters = new GuardCounters();
-  private final CompletableFuture<Void> ready = new CompletableFuture<>();
-  private volatile boolean closed;
+  private final GuardBuilds<K> builds;
+  private final GuardSnapshots<K> snapshots;
+  private final StatsAssembler stats;
+  private final GuardCounters counters;
+  private final BackendFailures failures;
+  /** Shared with the builds and the stats, which only read it; set once, by close(). */
+  private final AtomicBoolean closed;
 
-  /** recordInsert calls the backend failed; see "Backend failures" in the class comment. */
-  private final AtomicLong failedInserts = new AtomicLong();
-  /** failedInserts as read by the start of the last published build: those failures are covered. */
-  private volatile long coveredFailedInserts;
-  private volatile String lastBackendError;
-  private final LongAdder snapshotFailures = new LongAdder();
-  private volatile String lastSnapshotError;
+  private MembershipGuard(GuardConfig<K> config, GuardFilters<K> filters, RebuildLoop loop, GuardBuilds<K> builds,
+      GuardSnapshots<K> snapshots, StatsAssembler stats, GuardCounters counters, BackendFailures failures,
+      AtomicBoolean closed) {
+    this.config = config;
+    this.filters = filters;
+    this.loop = loop;
+    this.builds = builds;
+    this.snapshots = snapshots;
+    this.stats = stats;
+    this.counters = counters;
+    this.failures = failures;
+    this.closed = closed;
+  }
 
-  // Written by the build thread only.
-  private volatile long rebuilds;
-  private volatile Instant lastRebuildAt;
-  private volatile long lastRebuildNanos;
-
-  private MembershipGuard(Builder<K> b) {
-    this.name = b.name;
-    this.funnel = b.funnel;
-    this.source = b.source;
-    this.configuredInsertions = b.expectedInsertions;
-    this.fpp = b.fpp;
-    this.blocked = b.blocked;
-    this.growthFactor = b.growthFactor;
-    this.snapshotStore = b.snapshotStore;
-    this.closeGrace = b.closeGrace;
-    this.budget = b.budget;
-    GuardSpec<K> spec = new GuardSpec<>(name, funnel, configuredInsertions, fpp, blocked, b.deleteCountThreshold,
-        b.deleteFractionThreshold, this::liveLost);
-    this.filters = b.backend != null ? b.backend.open(spec) : new LocalFilters<>(spec, b.dualWrite);
-    GuardScheduler scheduler = b.scheduler != null ? b.scheduler : GuardScheduler.singleThread(name);
-    this.loop = new RebuildLoop(scheduler, new Backoff(b.retryInitial, b.retryMax), b.rebuildInterval,
-        this::build, LOG, name);
+  /**
+   * Wires up a guard and queues its first build. Here rather than in the constructor, so that nothing
+   * (the backend, the build thread) can reach the guard before it is fully constructed.
+   */
+  private static <K> MembershipGuard<K> start(GuardConfig<K> config, GuardBackend<K> backend, boolean dualWrite,
+      GuardScheduler scheduler) {
+    // The backend may report a lost live filter from its own threads as soon as it is open, before the
+    // guard exists; such a report needs no answer, since the START build makes a filter live anyway.
+    AtomicReference<MembershipGuard<K>> started = new AtomicReference<>();
+    GuardSpec<K> spec = config.spec(() -> {
+      MembershipGuard<K> guard = started.get();
+      if (guard != null) {
+        guard.liveLost();
+      }
+    });
+    GuardFilters<K> filters = backend != null ? backend.open(spec) : new LocalFilters<>(spec, dualWrite);
+    AtomicBoolean closed = new AtomicBoolean();
+    GuardCounters counters = new GuardCounters();
+    BackendFailures failures = new BackendFailures();
+    GuardSnapshots<K> snapshots = new GuardSnapshots<>(config, filters);
+    GuardBuilds<K> builds = new GuardBuilds<>(config, filters, snapshots, failures, closed);
+    RebuildLoop loop = new RebuildLoop(scheduler != null ? scheduler : GuardScheduler.singleThread(config.name()),
+        config.backoff(), config.rebuildInterval(), builds, LOG, config.name());
+    StatsAssembler stats = new StatsAssembler(config.fpp(), counters, filters, builds, loop, failures, snapshots,
+        closed);
+    MembershipGuard<K> guard = new MembershipGuard<>(config, filters, loop, builds, snapshots, stats, counters,
+        failures, closed);
+    started.set(guard);
+    loop.request(RebuildLoop.Reason.START);
+    return guard;
   }
 
   /**
@@ -156,13 +160,9 @@ public final class MembershipGuard<K> implements AutoCloseable {
    */
   public boolean mightExist(K key) {
     Objects.requireNonNull(key, "key");
-    boolean maybe = closed || degraded() || backendMightContain(key);
+    boolean maybe = closed.get() || failures.degraded() || backendMightContain(key);
     counters.check(maybe);
     return maybe;
-  }
-
-  private boolean degraded() {
-    return failedInserts.get() != coveredFailedInserts;
   }
 
   private boolean backendMightContain(K key) {
@@ -211,21 +211,21 @@ public final class MembershipGuard<K> implements AutoCloseable {
    */
   public void recordInsert(K key) {
     Objects.requireNonNull(key, "key");
-    if (closed) {
+    if (closed.get()) {
       return;
     }
     boolean outgrown;
     try {
       outgrown = filters.add(key);
     } catch (RuntimeException e) {
-      failedInserts.incrementAndGet(); // first: from here on every check answers "maybe"
+      failures.insertFailed(); // first: from here on every check answers "maybe"
       backendFailed("record an insert into", e);
       loop.request(RebuildLoop.Reason.FAILED_INSERT);
       throw e;
     }
     if (outgrown) {
-      LOG.log(Level.DEBUG, () -> "guard " + name + ": the live filter passed its capacity; rebuilding "
-          + growthFactor + "x larger");
+      LOG.log(Level.DEBUG, () -> "guard " + config.name() + ": the live filter passed its capacity; rebuilding "
+          + config.growthFactor() + "x larger");
       loop.request(RebuildLoop.Reason.GROWTH);
     }
   }
@@ -241,7 +241,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
    */
   public void recordDelete(K key) {
     Objects.requireNonNull(key, "key");
-    if (closed) {
+    if (closed.get()) {
       return;
     }
     boolean reached;
@@ -252,27 +252,23 @@ public final class MembershipGuard<K> implements AutoCloseable {
       return;
     }
     if (reached) {
-      LOG.log(Level.DEBUG, () -> "guard " + name + ": deletes since the last build reached the threshold; rebuilding");
+      LOG.log(Level.DEBUG, () -> "guard " + config.name()
+          + ": deletes since the last build reached the threshold; rebuilding");
       loop.request(RebuildLoop.Reason.DELETES);
     }
   }
 
   private void backendFailed(String what, RuntimeException e) {
-    counters.backendErrors.increment();
-    lastBackendError = describe(e);
-    LOG.log(Level.DEBUG, () -> "guard " + name + ": could not " + what + " the backend", e);
+    failures.backendError(e);
+    LOG.log(Level.DEBUG, () -> "guard " + config.name() + ": could not " + what + " the backend", e);
   }
 
   /** A shared backend found its live filter gone: build one (or adopt one another instance built). */
   private void liveLost() {
-    if (!closed && loop != null) {
-      LOG.log(Level.WARNING, () -> "guard " + name + ": the shared live filter is gone; building a new one");
+    if (!closed.get()) {
+      LOG.log(Level.WARNING, () -> "guard " + config.name() + ": the shared live filter is gone; building a new one");
       loop.request(RebuildLoop.Reason.LOST);
     }
-  }
-
-  private static String describe(Throwable e) {
-    return e.getClass().getName() + ": " + e.getMessage();
   }
 
   // ---------------------------------------------------------------- rebuilds
@@ -287,6 +283,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
    * @throws IllegalStateException if called from the guard's own build thread (from a key source)
    */
   public void rebuildNow() {
+    String name = config.name();
     if (loop.onBuildThread()) {
       throw new IllegalStateException("rebuildNow() called from guard " + name + "'s build thread: it would "
           + "wait for itself");
@@ -314,265 +311,17 @@ public final class MembershipGuard<K> implements AutoCloseable {
    * @throws InterruptedException if interrupted while waiting
    */
   public boolean awaitReady(Duration timeout) throws InterruptedException {
-    try {
-      ready.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      throw new AssertionError("the ready future never fails", e);
-    }
+    return builds.awaitReady(timeout);
   }
-
-  /**
-   * One build, on the build thread. A full scan builds a new filter; otherwise an existing live filter
-   * (another instance's) is adopted, else the snapshot is loaded and caught up, else the source scanned.
-   */
-  private void build(boolean fullScan) throws Exception {
-    if (closed) {
-      throw new IllegalStateException("guard " + name + " is closed");
-    }
-    long start = System.nanoTime();
-    long failedBefore = failedInserts.get(); // before anything is registered: see "Backend failures"
-    if (!fullScan && adopt(filters.live())) {
-      return;
-    }
-    try (GuardFilters.Rebuild<K> rebuild = filters.rebuild()) {
-      Optional<GuardFilters.Live> current = filters.live(); // again: a shared lock may have waited for a build
-      if (!fullScan && adopt(current)) {
-        return;
-      }
-      if (!fullScan && snapshotStore != null) {
-        Optional<SnapshotCodec.Snapshot<K>> snapshot = loadSnapshot();
-        if (snapshot.isPresent()) {
-          GuardFilters.Candidate<K> next = rebuild.begin(snapshot.get().filter(), snapshot.get().watermark());
-          long after = snapshot.get().watermark().orElse(Long.MIN_VALUE);
-          if (publish(next, start, failedBefore, () -> source.scanAfter(after, next::add),
-              "snapshot caught up after watermark " + after)) {
-            loop.request(RebuildLoop.Reason.GROWTH);
-          }
-          return;
-        }
-      }
-      GuardFilters.Candidate<K> next = rebuild.begin(nextCapacity(current));
-      if (!publish(next, start, failedBefore, () -> source.scanAll(next::add), "full scan")) {
-        return;
-      }
-    }
-    resizeAfterScan();
-  }
-
-  /**
-   * The scan just published found more keys than its filter was sized for (rows added without
-   * recordInsert, such as a bulk import). Scans again at once, in the same build, into a filter sized
-   * for what it found, so that a rebuildNow() returns with a filter that meets its fpp for the rows its
-   * scan saw rather than only queueing a resize. A source still growing faster than the rounds gets
-   * the usual queued growth rebuild.
-   */
-  private void resizeAfterScan() throws Exception {
-    for (int round = 1; round <= RESIZE_ROUNDS; round++) {
-      Optional<GuardFilters.Live> live = filters.live();
-      if (live.isPresent() && live.get().capacity() >= budget.maxCapacity()) {
-        return; // at the budget: a larger filter cannot be built, nextCapacity warned
-      }
-      long start = System.nanoTime();
-      long failedBefore = failedInserts.get();
-      try (GuardFilters.Rebuild<K> rebuild = filters.rebuild()) {
-        long capacity = nextCapacity(filters.live());
-        GuardFilters.Candidate<K> next = rebuild.begin(capacity);
-        if (!publish(next, start, failedBefore, () -> source.scanAll(next::add),
-            "full scan resized to " + capacity + " keys")) {
-          return;
-        }
-      }
-    }
-    loop.request(RebuildLoop.Reason.GROWTH);
-  }
-
-  /** Takes {@code live}, if present, as this guard's filter: another instance published it. */
-  private boolean adopt(Optional<GuardFilters.Live> live) {
-    if (live.isEmpty()) {
-      return false;
-    }
-    LOG.log(Level.DEBUG, () -> "guard " + name + ": using the live filter another instance published ("
-        + live.get() + ")");
-    loop.published();
-    ready.complete(null);
-    return true;
-  }
-
-  /** A scan of the source into the filter being built. */
-  @FunctionalInterface
-  private interface Scan {
-    ScanResult run() throws Exception;
-  }
-
-  /**
-   * Scans into the registered {@code next} and publishes it; afterwards writes the snapshot. Returns true
-   * if the published filter already holds more keys than its capacity.
-   */
-  private boolean publish(GuardFilters.Candidate<K> next, long start, long failedBefore, Scan scan, String how)
-      throws Exception {
-    ScanResult result = scan.run();
-    if (closed) {
-      throw new IllegalStateException("guard " + name + " was closed during the build");
-    }
-    boolean outgrown = next.publish(result);
-    coveredFailedInserts = failedBefore; // builds run one at a time, so this never moves back
-    long nanos = System.nanoTime() - start;
-    lastRebuildNanos = nanos;
-    lastRebuildAt = Instant.now();
-    rebuilds++;
-    LOG.log(Level.DEBUG, () -> "guard " + name + ": published a filter from a " + how + " of " + result.keys()
-        + " keys in " + nanos / 1_000_000 + " ms");
-    writeSnapshot();
-    loop.published();
-    ready.complete(null); // last, so whoever waited for it also sees the snapshot and the stats
-    return outgrown;
-  }
-
-  /**
-   * The capacity of the next filter: never below the configured or current capacity, and the growth
-   * factor times the live count once the live filter holds more keys than it was sized for.
-   */
-  private long nextCapacity(Optional<GuardFilters.Live> live) {
-    long capacity = configuredInsertions;
-    if (live.isPresent()) {
-      GuardFilters.Live current = live.get();
-      capacity = Math.max(capacity, current.capacity());
-      long count = current.keys();
-      if (count > current.capacity()) {
-        capacity = Math.max(capacity, (long) Math.min(Long.MAX_VALUE / 2, Math.ceil(count * growthFactor)));
-      }
-    }
-    long max = budget.maxCapacity();
-    if (capacity > max) {
-      long wanted = capacity;
-      LOG.log(Level.WARNING, () -> "guard " + name + ": a filter for " + wanted + " keys would not fit; building"
-          + " one for " + max + " keys, whose false-positive rate will exceed " + fpp);
-      capacity = max;
-    }
-    return capacity;
-  }
-
-  // ---------------------------------------------------------------- snapshots
-
-  /** The stored snapshot if it is valid, of this guard's configuration and can be caught up; logs why not. */
-  private Optional<SnapshotCodec.Snapshot<K>> loadSnapshot() {
-    SnapshotCodec.Snapshot<K> s;
-    Optional<InputStream> stream;
-    try {
-      stream = snapshotStore.read();
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, () -> "guard " + name + ": cannot open the snapshot in " + snapshotStore
-          + "; rebuilding from the source", e);
-      return Optional.empty();
-    }
-    if (stream.isEmpty()) {
-      LOG.log(Level.DEBUG, () -> "guard " + name + ": no snapshot in " + snapshotStore + "; building from the source");
-      return Optional.empty();
-    }
-    try (InputStream in = stream.get()) {
-      s = SnapshotCodec.read(in, funnel);
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, () -> "guard " + name + ": ignoring the snapshot in " + snapshotStore + ", it is "
-          + "not valid (" + e.getMessage() + "); rebuilding from the source");
-      return Optional.empty();
-    }
-    String mismatch = mismatch(s);
-    if (mismatch != null) {
-      LOG.log(Level.WARNING, () -> "guard " + name + ": ignoring the snapshot in " + snapshotStore + ": "
-          + mismatch + "; rebuilding from the source");
-      return Optional.empty();
-    }
-    return Optional.of(s);
-  }
-
-  /** Why snapshot {@code s} cannot serve this guard, or null if it can. */
-  private String mismatch(SnapshotCodec.Snapshot<K> s) {
-    if (!s.name().equals(name)) {
-      return "it belongs to guard \"" + s.name() + "\", not \"" + name + "\"";
-    }
-    if (s.configuredInsertions() != configuredInsertions || Double.compare(s.configuredFpp(), fpp) != 0
-        || s.layout() != (blocked ? 2 : 1)) {
-      return "it was written for expectedInsertions=" + s.configuredInsertions() + ", fpp=" + s.configuredFpp()
-          + ", layout " + s.layout() + "; this guard has expectedInsertions=" + configuredInsertions + ", fpp="
-          + fpp + ", layout " + (blocked ? 2 : 1);
-    }
-    if (s.filter().expectedInsertions() < configuredInsertions || Double.compare(s.filter().fpp(), fpp) != 0) {
-      return "its filter (n=" + s.filter().expectedInsertions() + ", p=" + s.filter().fpp()
-          + ") does not match its envelope";
-    }
-    if (!source.supportsWatermark()) {
-      return "it cannot be caught up: the key source " + source + " has no watermark column";
-    }
-    return null;
-  }
-
-  /** Writes the live filter to the store; a failure is logged and counted, and the old snapshot stays. */
-  private void writeSnapshot() {
-    if (snapshotStore == null) {
-      return;
-    }
-    try {
-      Optional<GuardFilters.Image<K>> image = filters.image();
-      if (image.isEmpty()) {
-        return;
-      }
-      long now = System.currentTimeMillis();
-      snapshotStore.write(out -> SnapshotCodec.write(out, name, configuredInsertions, fpp, image.get().watermark(),
-          now, image.get().filter()));
-      LOG.log(Level.DEBUG, () -> "guard " + name + ": wrote a snapshot to " + snapshotStore);
-    } catch (IOException | RuntimeException e) {
-      snapshotFailures.increment();
-      lastSnapshotError = describe(e);
-      LOG.log(Level.WARNING, () -> "guard " + name + ": could not write a snapshot to " + snapshotStore
-          + "; the previous one is kept", e);
-    }
-  }
-
-  // ---------------------------------------------------------------- stats and lifecycle
 
   /** The guard's counters now. With a shared backend, the filter's figures are read from it. */
   public GuardStats stats() {
-    Optional<GuardFilters.Live> live = Optional.empty();
-    if (!closed) {
-      try {
-        live = filters.live();
-      } catch (RuntimeException e) {
-        // The backend cannot say: reported as no filter live, which is how checks behave meanwhile.
-      }
-    }
-    Instant at = lastRebuildAt;
-    return new GuardStats(
-        counters.checks.sum(),
-        counters.negatives.sum(),
-        counters.positives(),
-        counters.lookups.sum(),
-        counters.falsePositives.sum(),
-        counters.observedFpr(),
-        fpp,
-        live.isPresent(),
-        live.map(GuardFilters.Live::capacity).orElse(0L),
-        live.map(GuardFilters.Live::keys).orElse(0L),
-        live.map(GuardFilters.Live::deletes).orElse(0L),
-        rebuilds,
-        at == null ? Duration.ZERO : Duration.ofNanos(lastRebuildNanos),
-        at,
-        loop.failures,
-        loop.consecutiveFailures,
-        loop.lastError,
-        counters.backendErrors.sum(),
-        failedInserts.get(),
-        degraded(),
-        lastBackendError,
-        snapshotFailures.sum(),
-        lastSnapshotError);
+    return stats.stats();
   }
 
   /** The name given to the builder: in logs, metric tags and snapshots. */
   public String name() {
-    return name;
+    return config.name();
   }
 
   /**
@@ -583,31 +332,24 @@ public final class MembershipGuard<K> implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (closed) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
-    closed = true;
-    if (loop.close(closeGrace)) { // the build thread stopped: no snapshot write can overlap this one
-      writeSnapshot();
-    } else if (snapshotStore != null) {
-      // Writing now could overlap the build thread's own write; skipping must not be silent, though:
-      // the restart will catch up from an older snapshot.
-      String why = "close(): a build did not stop within closeTimeout " + closeGrace
-          + "; the final snapshot was not written";
-      snapshotFailures.increment();
-      lastSnapshotError = why;
-      LOG.log(Level.WARNING, () -> "guard " + name + ": " + why + " (the previous one in " + snapshotStore
-          + " is kept)");
+    Duration grace = config.closeGrace();
+    if (loop.close(grace)) { // the build thread stopped: no snapshot write can overlap this one
+      snapshots.write();
+    } else if (snapshots.enabled()) {
+      snapshots.finalWriteSkipped("close(): a build did not stop within closeTimeout " + grace);
     } else {
-      LOG.log(Level.WARNING, () -> "guard " + name + ": close(): a build did not stop within closeTimeout "
-          + closeGrace);
+      LOG.log(Level.WARNING, () -> "guard " + config.name() + ": close(): a build did not stop within closeTimeout "
+          + grace);
     }
     filters.close();
   }
 
   @Override
   public String toString() {
-    return "MembershipGuard[" + name + ", " + stats() + "]";
+    return "MembershipGuard[" + config.name() + ", " + stats() + "]";
   }
 
   /** The live generation of the local backend, for tests. */
@@ -636,7 +378,6 @@ public final class MembershipGuard<K> implements AutoCloseable {
     private GuardScheduler scheduler;
     private boolean dualWrite = true;
     private GuardBackend<K> backend;
-    private FilterBudget budget;
 
     private Builder(Funnel<? super K> funnel, KeySource<K> source) {
       this.funnel = Objects.requireNonNull(funnel, "funnel");
@@ -794,11 +535,12 @@ public final class MembershipGuard<K> implements AutoCloseable {
       if (expectedInsertions < 0) {
         throw new IllegalStateException("expectedInsertions(n) must be set before build()");
       }
-      budget = FilterBudget.of(fpp, blocked, backend == null ? Runtime.getRuntime().maxMemory() : -1);
+      FilterBudget budget = FilterBudget.of(fpp, blocked, backend == null ? Runtime.getRuntime().maxMemory() : -1);
       budget.check(expectedInsertions, fpp);
-      MembershipGuard<K> guard = new MembershipGuard<>(this);
-      guard.loop.request(RebuildLoop.Reason.START);
-      return guard;
+      GuardConfig<K> config = new GuardConfig<>(name, funnel, source, expectedInsertions, fpp, blocked, growthFactor,
+          deleteCountThreshold, deleteFractionThreshold, rebuildInterval, new Backoff(retryInitial, retryMax),
+          snapshotStore, closeGrace, budget);
+      return start(config, backend, dualWrite, scheduler);
     }
   }
 }

@@ -35,10 +35,11 @@ final class RebuildLoop {
   /**
    * One build: publishes a new filter (or adopts a live one) or throws. {@code fullScan}: scan the
    * source into a new filter; otherwise make sure some filter is live, scanning only if there is neither
-   * a live filter nor a usable snapshot.
+   * a live filter nor a usable snapshot. {@code loop} is the loop running it, passed in rather than held
+   * so that a build and its loop need not know each other when they are made.
    */
   interface Build {
-    void run(boolean fullScan) throws Exception;
+    void run(RebuildLoop loop, boolean fullScan) throws Exception;
   }
 
   private final GuardScheduler scheduler;
@@ -123,7 +124,7 @@ final class RebuildLoop {
     }
     buildThread = Thread.currentThread();
     try {
-      build.run(fullScan);
+      build.run(this, fullScan);
       consecutiveFailures = 0;
       mine.complete(null);
       schedulePeriodic();
@@ -131,7 +132,7 @@ final class RebuildLoop {
       failures++;
       retryFullScan = fullScan;
       long consecutive = ++consecutiveFailures;
-      lastError = e.getClass().getName() + ": " + e.getMessage();
+      lastError = GuardStats.describe(e);
       mine.completeExceptionally(e);
       if (isClosed()) {
         return;

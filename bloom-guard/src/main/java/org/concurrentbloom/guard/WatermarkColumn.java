@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * {@link LocalDateTime}, its own wall-clock value, counted in microseconds as if it were UTC (it is not
  * an instant, only a value that orders like the column). A {@code TIMESTAMP WITH TIME ZONE} is read and
  * bound as an {@link OffsetDateTime}: microseconds since the epoch. Which of the two a column is comes
- * from the driver's metadata, asked once. Immutable apart from that cached answer.
+ * from the driver's metadata, asked once. Immutable apart from that cached answer, so any thread may
+ * call any method: the answer is volatile, and two threads that both ask get the same one.
  */
 final class WatermarkColumn {
   /** A plain SQL identifier, optionally qualified; anything else could smuggle SQL into the query. */
