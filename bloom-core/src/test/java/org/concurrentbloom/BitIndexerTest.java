@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
 import org.concurrentbloom.internal.BitIndexer;
+import org.junit.jupiter.api.Test;
 
 /** The public indexer agrees with the bits a standard BloomFilter actually sets and tests. */
 class BitIndexerTest {

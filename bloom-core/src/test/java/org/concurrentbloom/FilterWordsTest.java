@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import org.junit.jupiter.api.Test;
 import org.concurrentbloom.internal.FilterWords;
+import org.junit.jupiter.api.Test;
 
 /** Words out of a filter and back in give the same filter, byte for byte in the file format. */
 class FilterWordsTest {

@@ -1,6 +1,7 @@
 package org.concurrentbloom.guard;
 
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnels;
 
 /**
@@ -30,13 +31,13 @@ final class FilterBudget {
    * The budget of a guard at {@code fpp}; {@code heapBytes} is the heap the filters live in, or
    * negative for a shared backend whose filters live elsewhere.
    */
-  static FilterBudget of(double fpp, boolean blocked, long heapBytes) {
+  static FilterBudget of(double fpp, FilterType layout, long heapBytes) {
     double perKey;
-    if (blocked) {
+    if (layout == FilterType.BLOCKED) {
       // The blocked layout is sized by searching its own FPR model; its bits grow linearly with n
-      // (whole 512-bit blocks aside), so a small filter gives the rate.
+      // (whole 512-bit blocks aside), so a small filter's shape gives the rate.
       perKey = (double) BloomFilter.builder(Funnels.longFunnel()).expectedInsertions(PROBE_KEYS).fpp(fpp).blocked()
-          .build().bitSize() / PROBE_KEYS;
+          .bitSize() / PROBE_KEYS;
     } else {
       perKey = -Math.log(fpp) / (Math.log(2) * Math.log(2)); // m/n of the standard layout
     }

@@ -1,6 +1,7 @@
 package org.concurrentbloom.guard;
 
 import java.time.Duration;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
 
 /**
@@ -14,7 +15,7 @@ import org.concurrentbloom.Funnel;
  * @param source the source of truth
  * @param expectedInsertions the configured capacity of the first filter
  * @param fpp the target false-positive probability
- * @param blocked true for the cache-blocked layout
+ * @param layout the type of every filter: standard or blocked
  * @param growthFactor how much larger a filter that outgrew its capacity is rebuilt
  * @param deleteCountThreshold deletes after which a rebuild is due
  * @param deleteFractionThreshold ... or deletes as a fraction of the filter's keys
@@ -30,7 +31,7 @@ record GuardConfig<K>(
     KeySource<K> source,
     long expectedInsertions,
     double fpp,
-    boolean blocked,
+    FilterType layout,
     double growthFactor,
     long deleteCountThreshold,
     double deleteFractionThreshold,
@@ -42,7 +43,7 @@ record GuardConfig<K>(
 
   /** What the backend is told about this guard; {@code onLiveLost} as in {@link GuardSpec}. */
   GuardSpec<K> spec(Runnable onLiveLost) {
-    return new GuardSpec<>(name, funnel, expectedInsertions, fpp, blocked, deleteCountThreshold,
+    return new GuardSpec<>(name, funnel, expectedInsertions, fpp, layout, deleteCountThreshold,
         deleteFractionThreshold, onLiveLost);
   }
 }

@@ -74,15 +74,15 @@ final class GuardSnapshots<K> {
     String name = config.name();
     long configuredInsertions = config.expectedInsertions();
     double fpp = config.fpp();
-    boolean blocked = config.blocked();
+    int layout = config.layout().id();
     if (!s.name().equals(name)) {
       return "it belongs to guard \"" + s.name() + "\", not \"" + name + "\"";
     }
     if (s.configuredInsertions() != configuredInsertions || Double.compare(s.configuredFpp(), fpp) != 0
-        || s.layout() != (blocked ? 2 : 1)) {
+        || s.layout() != layout) {
       return "it was written for expectedInsertions=" + s.configuredInsertions() + ", fpp=" + s.configuredFpp()
           + ", layout " + s.layout() + "; this guard has expectedInsertions=" + configuredInsertions + ", fpp="
-          + fpp + ", layout " + (blocked ? 2 : 1);
+          + fpp + ", layout " + layout;
     }
     if (s.filter().expectedInsertions() < configuredInsertions || Double.compare(s.filter().fpp(), fpp) != 0) {
       return "its filter (n=" + s.filter().expectedInsertions() + ", p=" + s.filter().fpp()

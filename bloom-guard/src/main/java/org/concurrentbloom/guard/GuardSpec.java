@@ -1,5 +1,6 @@
 package org.concurrentbloom.guard;
 
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
 
 /**
@@ -11,7 +12,7 @@ import org.concurrentbloom.Funnel;
  * @param funnel how keys are hashed
  * @param expectedInsertions the configured capacity of the first filter
  * @param fpp the target false-positive probability of every filter
- * @param blocked true for the cache-blocked layout, false for the standard one
+ * @param layout the type of every filter: {@link FilterType#STANDARD} or {@link FilterType#BLOCKED}
  * @param deleteCountThreshold a filter wants a rebuild after this many deletes
  * @param deleteFractionThreshold ... or after deletes reach this fraction of its keys
  * @param onLiveLost run (from any thread) when the backend finds that the live filter vanished, for
@@ -22,7 +23,7 @@ public record GuardSpec<K>(
     Funnel<? super K> funnel,
     long expectedInsertions,
     double fpp,
-    boolean blocked,
+    FilterType layout,
     long deleteCountThreshold,
     double deleteFractionThreshold,
     Runnable onLiveLost) {

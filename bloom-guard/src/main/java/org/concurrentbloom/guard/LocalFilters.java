@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.FilterType;
 
 /**
  * The default {@link GuardFilters}: both filters in this JVM, as immutable {@link Generation}s behind two
@@ -130,7 +131,7 @@ final class LocalFilters<K> implements GuardFilters<K> {
 
   private BloomFilter<K> newFilter(long capacity) {
     BloomFilter.Builder<K> b = BloomFilter.<K>builder(spec.funnel()).expectedInsertions(capacity).fpp(spec.fpp());
-    return spec.blocked() ? b.blocked().build() : b.build();
+    return spec.layout() == FilterType.BLOCKED ? b.blocked().build() : b.build();
   }
 
   @SuppressWarnings("unchecked")

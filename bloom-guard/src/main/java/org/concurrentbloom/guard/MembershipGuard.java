@@ -2,7 +2,6 @@ package org.concurrentbloom.guard;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -360,150 +359,13 @@ public final class MembershipGuard<K> implements AutoCloseable {
   // ---------------------------------------------------------------- builder
 
   /** Describes a guard. Not thread-safe; the guard it builds is. */
-  public static final class Builder<K> {
-    private final Funnel<? super K> funnel;
-    private final KeySource<K> source;
-    private String name = "guard";
-    private long expectedInsertions = -1;
-    private double fpp = 0.01;
-    private boolean blocked;
-    private double growthFactor = 2.0;
-    private long deleteCountThreshold = Long.MAX_VALUE;
-    private double deleteFractionThreshold = 0.10;
-    private Duration rebuildInterval;
-    private Duration retryInitial = Duration.ofSeconds(1);
-    private Duration retryMax = Duration.ofMinutes(5);
-    private SnapshotStore snapshotStore;
-    private Duration closeGrace = Duration.ofSeconds(10);
-    private GuardScheduler scheduler;
-    private boolean dualWrite = true;
-    private GuardBackend<K> backend;
-
+  public static final class Builder<K> extends GuardSettings<K> {
     private Builder(Funnel<? super K> funnel, KeySource<K> source) {
-      this.funnel = Objects.requireNonNull(funnel, "funnel");
-      this.source = Objects.requireNonNull(source, "source");
+      super(funnel, source);
     }
 
-    /**
-     * A name for logs, metric tags and the snapshot (a snapshot written under another name is not
-     * loaded). Default "guard". @throws IllegalArgumentException if blank or over 1024 UTF-8 bytes
-     */
-    public Builder<K> name(String name) {
-      Objects.requireNonNull(name, "name");
-      if (name.isBlank() || name.getBytes(StandardCharsets.UTF_8).length > SnapshotCodec.MAX_NAME_BYTES) {
-        throw new IllegalArgumentException("name must be non-blank and at most " + SnapshotCodec.MAX_NAME_BYTES
-            + " UTF-8 bytes, was \"" + name + "\"");
-      }
-      this.name = name;
-      return this;
-    }
-
-    /** The number of keys the first filter is sized for. Required. @throws IllegalArgumentException if < 1 */
-    public Builder<K> expectedInsertions(long n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("expectedInsertions must be >= 1, was " + n);
-      }
-      this.expectedInsertions = n;
-      return this;
-    }
-
-    /** The target false-positive probability, in (0, 1); default 0.01. @throws IllegalArgumentException if not */
-    public Builder<K> fpp(double fpp) {
-      if (!(fpp > 0 && fpp < 1)) {
-        throw new IllegalArgumentException("fpp must be in the open interval (0, 1), was " + fpp);
-      }
-      this.fpp = fpp;
-      return this;
-    }
-
-    /** Uses the cache-blocked layout (one memory access per check; see docs/LAYOUTS.md). */
-    public Builder<K> blocked() {
-      this.blocked = true;
-      return this;
-    }
-
-    /**
-     * When the live filter holds more keys than it was sized for, rebuild it sized for this factor
-     * times its count. Default 2. @throws IllegalArgumentException unless in (1, 16]
-     */
-    public Builder<K> growthFactor(double factor) {
-      if (!(factor > 1 && factor <= 16)) {
-        throw new IllegalArgumentException("growthFactor must be in (1, 16], was " + factor);
-      }
-      this.growthFactor = factor;
-      return this;
-    }
-
-    /** Rebuild once this many deletes were recorded since the last build. Default: off. */
-    public Builder<K> rebuildAfterDeletes(long count) {
-      if (count < 1) {
-        throw new IllegalArgumentException("rebuildAfterDeletes must be >= 1, was " + count);
-      }
-      this.deleteCountThreshold = count;
-      return this;
-    }
-
-    /**
-     * Rebuild once the deletes recorded since the last build reach this fraction of the filter's keys.
-     * Default 0.10; 1.0 or more in effect turns it off for a table that only shrinks a little.
-     *
-     * @throws IllegalArgumentException unless positive and finite
-     */
-    public Builder<K> rebuildAfterDeleteFraction(double fraction) {
-      if (!(fraction > 0 && fraction < Double.POSITIVE_INFINITY)) {
-        throw new IllegalArgumentException("rebuildAfterDeleteFraction must be positive and finite, was " + fraction);
-      }
-      this.deleteFractionThreshold = fraction;
-      return this;
-    }
-
-    /** Also rebuild this long after each build. Default: never. @throws IllegalArgumentException if not positive */
-    public Builder<K> rebuildEvery(Duration interval) {
-      if (interval == null || interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("rebuildEvery must be positive, was " + interval);
-      }
-      this.rebuildInterval = interval;
-      return this;
-    }
-
-    /**
-     * After a failed build, retry after {@code initial}, doubling per further failure up to {@code max}.
-     * Default 1 s to 5 min. @throws IllegalArgumentException if initial is not positive or max < initial
-     */
-    public Builder<K> retryBackoff(Duration initial, Duration max) {
-      new Backoff(initial, max); // checks both
-      this.retryInitial = initial;
-      this.retryMax = max;
-      return this;
-    }
-
-    /** Loads the filter from this store at start (then catches up) and writes it after each build. */
-    public Builder<K> snapshotStore(SnapshotStore store) {
-      this.snapshotStore = Objects.requireNonNull(store, "store");
-      return this;
-    }
-
-    /**
-     * Keeps the filters in {@code backend} instead of this JVM: with bloom-redis's
-     * {@code RedisGuardBackend}, in Redis, shared by every instance of the service (docs/GUARD.md,
-     * "Shared mode"). Default: this JVM.
-     */
-    public Builder<K> backend(GuardBackend<K> backend) {
-      this.backend = Objects.requireNonNull(backend, "backend");
-      return this;
-    }
-
-    /**
-     * How long {@link MembershipGuard#close()} waits for a running build to stop. Default 10 s. If the
-     * build does not stop in time, the final snapshot is skipped (writing it could overlap the build's
-     * own): logged as a WARNING and counted in {@link GuardStats#snapshotFailures()}, with
-     * {@link GuardStats#lastSnapshotError()} saying so.
-     */
-    public Builder<K> closeTimeout(Duration grace) {
-      if (grace == null || grace.isNegative()) {
-        throw new IllegalArgumentException("closeTimeout must be >= 0, was " + grace);
-      }
-      this.closeGrace = grace;
+    @Override
+    Builder<K> self() {
       return this;
     }
 
@@ -535,9 +397,9 @@ public final class MembershipGuard<K> implements AutoCloseable {
       if (expectedInsertions < 0) {
         throw new IllegalStateException("expectedInsertions(n) must be set before build()");
       }
-      FilterBudget budget = FilterBudget.of(fpp, blocked, backend == null ? Runtime.getRuntime().maxMemory() : -1);
+      FilterBudget budget = FilterBudget.of(fpp, layout, backend == null ? Runtime.getRuntime().maxMemory() : -1);
       budget.check(expectedInsertions, fpp);
-      GuardConfig<K> config = new GuardConfig<>(name, funnel, source, expectedInsertions, fpp, blocked, growthFactor,
+      GuardConfig<K> config = new GuardConfig<>(name, funnel, source, expectedInsertions, fpp, layout, growthFactor,
           deleteCountThreshold, deleteFractionThreshold, rebuildInterval, new Backoff(retryInitial, retryMax),
           snapshotStore, closeGrace, budget);
       return start(config, backend, dualWrite, scheduler);

@@ -2,6 +2,7 @@ package org.concurrentbloom.redis;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.guard.GuardBackend;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.GuardSpec;
@@ -83,9 +84,10 @@ public final class RedisGuardBackend<K> implements GuardBackend<K> {
    */
   @Override
   public GuardFilters<K> open(GuardSpec<K> spec) {
-    if (spec.blocked()) {
-      throw new IllegalArgumentException("guard " + spec.name() + " uses the blocked layout, which is not kept in"
-          + " Redis (its advantage, one cache line per key, means nothing across a network); drop blocked()");
+    if (spec.layout() != FilterType.STANDARD) {
+      throw new IllegalArgumentException("guard " + spec.name() + " uses the " + spec.layout().shortName()
+          + " layout, which is not kept in Redis (its advantage, one cache line per key, means nothing across a"
+          + " network); drop blocked()");
     }
     GuardKeys keys = new GuardKeys(keyName != null ? keyName : spec.name());
     return new RedisGuardFilters<>(redis, keys, spec, lockLease, lockWait, dualWrite);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.GuardSpec;
@@ -121,7 +122,7 @@ class SharedGuardTest {
         Jedis admin = SERVER.node().admin()) {
       // Another instance starts a rebuild and dies mid-scan: its lock (a short lease) and its pending
       // generation stay behind.
-      GuardSpec<String> spec = new GuardSpec<>("shared.crash", Funnels.stringFunnel(), 20_000, 1e-6, false,
+      GuardSpec<String> spec = new GuardSpec<>("shared.crash", Funnels.stringFunnel(), 20_000, 1e-6, FilterType.STANDARD,
           Long.MAX_VALUE, 0.1, () -> { });
       GuardFilters<String> crashed = RedisGuardBackend.builder(SERVER.client()).lockLease(Duration.ofMillis(300))
           .<String>build().open(spec);
