@@ -21,7 +21,7 @@ final class CoreInternals extends CoreAccess {
 
   @Override
   public void standardPositions(long h1, long h2, long m, int k, long[] into) {
-    Probes.walk(Probes.POSITIONS, null, into, h1, h2, m, k);
+    Probes.positions(h1, h2, m, k, into);
   }
 
   @Override

@@ -67,7 +67,7 @@ final class CounterProbes {
     if (positions.length < k) {
       positions = new long[k];
     }
-    Probes.walk(Probes.POSITIONS, null, positions, h1, h2, m, k);
+    Probes.positions(h1, h2, m, k, positions);
     return this;
   }
 

@@ -17,58 +17,49 @@ package org.concurrentbloom;
  * m &ge; 2^32. The reductions are multiplications, not divisions: one 64x64-bit high product each.
  */
 final class Probes {
-  /*
-   * What the one probe loop does at each position. Every caller passes one of these as a constant, so
-   * once the JIT inlines walk() into it only that branch remains: one derivation, no cost for sharing it.
-   */
-  /** Acquire-read each bit and stop at the first clear one; 1 iff all are set. */
-  static final int TEST = 0;
-  /** Acquire-read every probe's word without stopping, so their misses overlap; 1 iff all bits are set. */
-  static final int TEST_LOADING_ALL = 1;
-  /** Turn every bit on with compare-and-exchange; 1 iff at least one was off. */
-  static final int SET = 2;
-  /** Plain-read every probe's word to bring it into cache; the sum of the words read. */
-  static final int TOUCH = 3;
-  /** Write the k positions into {@code out[0..k)}, in probe order; 0. */
-  static final int POSITIONS = 4;
-
   private Probes() {}
 
   /**
-   * The strategy-1 probe sequence of (h1, h2) over m cells, k probes, doing {@code op} at each position
-   * in {@code words} (or writing it to {@code out}, for {@link #POSITIONS}). The only place the sequence
-   * is derived; ProbeDerivationGoldenTest checks every user against an independent model.
+   * Strategy 1's probe sequence of (h1, h2) over m cells, k probes: the only place it is derived
+   * (ProbeDerivationGoldenTest checks every user against an independent model). Callers make one per
+   * operation and let it go; it never escapes, so the JIT keeps its fields in registers instead of
+   * allocating it (escape analysis; AllocationFreeHashingTest checks that lookups allocate nothing).
+   * One thread.
    */
-  static long walk(int op, long[] words, long[] out, long h1, long h2, long m, int k) {
-    long x = reduce(h1, m);
-    long y = reduce(h2, m);
-    long acc = op == TEST || op == TEST_LOADING_ALL ? 1 : 0;
-    for (int i = 1; ; i++) {
-      switch (op) {
-        case TEST:
-          if (!AtomicWords.testBitAcquire(words, x)) {
-            return 0;
-          }
-          break;
-        case TEST_LOADING_ALL:
-          acc &= AtomicWords.getAcquire(words, (int) (x >>> 6)) >>> x; // a long shift uses x mod 64
-          break;
-        case SET:
-          if (AtomicWords.setBitCas(words, x)) {
-            acc = 1;
-          }
-          break;
-        case TOUCH:
-          acc += words[(int) (x >>> 6)];
-          break;
-        default:
-          out[i - 1] = x;
+  static final class Cursor {
+    private final long m;
+    private final int k;
+    private long x;
+    private long y;
+    private int i;
+
+    Cursor(long h1, long h2, long m, int k) {
+      this.m = m;
+      this.k = k;
+      this.x = reduce(h1, m);
+      this.y = reduce(h2, m);
+    }
+
+    boolean hasNext() {
+      return i < k;
+    }
+
+    /** The next position, in [0, m). */
+    long next() {
+      long position = x;
+      if (++i < k) {
+        x = nextIndex(x, y, m);
+        y = nextStep(y, i, m);
       }
-      if (i == k) {
-        return acc & (op == TOUCH ? -1L : 1L);
-      }
-      x = nextIndex(x, y, m);
-      y = nextStep(y, i, m);
+      return position;
+    }
+  }
+
+  /** Writes the k positions into {@code out[0..k)}, in probe order. */
+  static void positions(long h1, long h2, long m, int k, long[] out) {
+    Cursor c = new Cursor(h1, h2, m, k);
+    for (int i = 0; c.hasNext(); i++) {
+      out[i] = c.next();
     }
   }
 

@@ -25,20 +25,43 @@ final class StandardLayout extends Layout {
 
   @Override
   boolean set(long[] words, long h1, long h2) {
-    if (Probes.walk(Probes.TEST_LOADING_ALL, words, null, h1, h2, bits, hashFunctions) != 0) {
+    if (allSetLoadingEveryProbe(words, h1, h2)) {
       return false;
     }
-    return Probes.walk(Probes.SET, words, null, h1, h2, bits, hashFunctions) != 0;
+    boolean changed = false;
+    for (Probes.Cursor c = new Probes.Cursor(h1, h2, bits, hashFunctions); c.hasNext(); ) {
+      changed |= AtomicWords.setBitCas(words, c.next());
+    }
+    return changed;
+  }
+
+  /** Like {@link #test} but without stopping at the first clear bit, so that every line gets loaded. */
+  private boolean allSetLoadingEveryProbe(long[] words, long h1, long h2) {
+    long all = 1;
+    for (Probes.Cursor c = new Probes.Cursor(h1, h2, bits, hashFunctions); c.hasNext(); ) {
+      long x = c.next();
+      all &= AtomicWords.getAcquire(words, (int) (x >>> 6)) >>> x; // a long shift uses x mod 64
+    }
+    return (all & 1) != 0;
   }
 
   @Override
   boolean test(long[] words, long h1, long h2) {
-    return Probes.walk(Probes.TEST, words, null, h1, h2, bits, hashFunctions) != 0;
+    for (Probes.Cursor c = new Probes.Cursor(h1, h2, bits, hashFunctions); c.hasNext(); ) {
+      if (!AtomicWords.testBitAcquire(words, c.next())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
   long touch(long[] words, long h1, long h2) {
-    return Probes.walk(Probes.TOUCH, words, null, h1, h2, bits, hashFunctions);
+    long sum = 0;
+    for (Probes.Cursor c = new Probes.Cursor(h1, h2, bits, hashFunctions); c.hasNext(); ) {
+      sum += words[(int) (c.next() >>> 6)];
+    }
+    return sum;
   }
 
   @Override

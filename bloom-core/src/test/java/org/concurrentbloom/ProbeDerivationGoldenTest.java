@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Hash strategy 1's probe positions decide the bits that files and Redis depend on, so every caller of
- * the one derivation ({@link Probes#walk}) is checked here against an independent model: the closed
+ * the one derivation ({@link Probes.Cursor}) is checked here against an independent model: the closed
  * form of enhanced double hashing in exact integer arithmetic,
  * x_i = (x + (i−1)·y + i(i−1)(i−2)/6) mod m for i = 1..k, with x = floor(h1·m / 2^64) and
  * y = floor(h2·m / 2^64), h1 and h2 unsigned (docs/HASHING.md states the recurrence; summing it gives
@@ -66,7 +66,7 @@ final class ProbeDerivationGoldenTest {
       long[] expected = model(h1, h2, m, k);
 
       long[] walked = new long[k];
-      Probes.walk(Probes.POSITIONS, null, walked, h1, h2, m, k);
+      Probes.positions(h1, h2, m, k, walked);
       assertThat(walked).as("walk, m=%d k=%d", m, k).isEqualTo(expected);
 
       long[] indexed = new long[k];

@@ -188,7 +188,7 @@ class SpecReaderTest {
         long[] spec = SpecReader.standardProbes(h[0], h[1], m, k);
         // The library's one standard probe loop, which every strategy-1 caller runs.
         long[] walked = new long[k];
-        Probes.walk(Probes.POSITIONS, null, walked, h[0], h[1], m, k);
+        Probes.positions(h[0], h[1], m, k, walked);
         assertThat(walked).isEqualTo(spec);
         if (m <= CounterWords.MAX_COUNTERS) {
           CounterProbes p = CounterProbes.hashed(s, Funnels.stringFunnel()).group(m, k);
