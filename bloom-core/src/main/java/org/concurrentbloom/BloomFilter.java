@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collector;
 import org.concurrentbloom.internal.CoreAccess;
+import org.concurrentbloom.internal.VisibleForTesting;
 
 /**
  * A Bloom filter that many threads may use at once without locks.

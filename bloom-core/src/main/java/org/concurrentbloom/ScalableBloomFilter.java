@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.IntFunction;
+import org.concurrentbloom.internal.VisibleForTesting;
 
 /**
  * A Bloom filter that grows as items arrive, keeping its false-positive rate below a target however

@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.concurrentbloom.internal.VisibleForTesting;
 
 /**
  * A {@link SnapshotStore} that keeps the snapshot in one file.
@@ -37,7 +38,8 @@ public final class FileSnapshotStore implements SnapshotStore {
   private static final int BUFFER_BYTES = 1 << 16;
 
   private final Path file;
-  /** Test hook: runs after the temporary file is complete and forced, just before the rename. */
+  /** Runs after the temporary file is complete and forced, just before the rename. */
+  @VisibleForTesting
   volatile Runnable beforeRename = () -> { };
 
   /**

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.FilterType;
+import org.concurrentbloom.internal.VisibleForTesting;
 
 /**
  * The default {@link GuardFilters}: both filters in this JVM, as immutable {@link Generation}s behind two
@@ -124,7 +125,8 @@ final class LocalFilters<K> implements GuardFilters<K> {
     LIVE.setVolatile(this, null);
   }
 
-  /** The live generation, for tests. */
+  /** The live generation. */
+  @VisibleForTesting
   Generation<K> liveForTest() {
     return liveVolatile();
   }

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.concurrentbloom.Funnel;
+import org.concurrentbloom.internal.VisibleForTesting;
 
 /**
  * A Bloom filter in front of a source of truth (a database table): answers "definitely absent" without
@@ -351,7 +352,8 @@ public final class MembershipGuard<K> implements AutoCloseable {
     return "MembershipGuard[" + config.name() + ", " + stats() + "]";
   }
 
-  /** The live generation of the local backend, for tests. */
+  /** The live generation of the local backend. */
+  @VisibleForTesting
   Generation<K> liveForTest() {
     return ((LocalFilters<K>) filters).liveForTest();
   }
@@ -369,13 +371,15 @@ public final class MembershipGuard<K> implements AutoCloseable {
       return this;
     }
 
-    /** Test hook: runs builds on this scheduler instead of the guard's own thread. */
+    /** Runs builds on this scheduler instead of the guard's own thread. */
+    @VisibleForTesting
     Builder<K> scheduler(GuardScheduler scheduler) {
       this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
       return this;
     }
 
-    /** Test hook: turns the dual write off, to prove that the tests notice the inserts it saves. */
+    /** Turns the dual write off, to prove that the tests notice the inserts it saves. */
+    @VisibleForTesting
     Builder<K> dualWriteForTest(boolean on) {
       this.dualWrite = on;
       return this;
