@@ -45,6 +45,12 @@ final class BlockedLayout extends Layout {
     return HashStrategy.MURMUR3_128_BLOCKED;
   }
 
+  /** The fewest whole blocks whose Poisson block model meets p at n; see {@link Sizing#blockedShape}. */
+  static BlockedLayout sized(long n, double p) {
+    long[] shape = Sizing.blockedShape(n, p);
+    return new BlockedLayout(shape[0], (int) shape[1]);
+  }
+
   /** The index of the block's first word. */
   private int baseWord(long h1) {
     return (int) (Probes.reduce(h1, blocks) << 3);

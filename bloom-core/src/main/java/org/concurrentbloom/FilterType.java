@@ -15,50 +15,28 @@ import java.util.StringJoiner;
 public enum FilterType {
   /** Type 1: k bits anywhere in m ({@link BloomFilter}'s default). */
   STANDARD(1, "standard", "standard Bloom filter", HashStrategy.MURMUR3_128_ENHANCED_DOUBLE,
-      "BloomFilter.readFrom") {
-    @Override
-    Layout layout(long bits, int hashFunctions) {
-      return new StandardLayout(bits, hashFunctions);
-    }
-
-    @Override
-    Layout sizedLayout(long n, double p) {
-      return new StandardLayout(Sizing.optimalBits(n, p), Sizing.optimalHashFunctions(n, p));
-    }
-  },
+      "BloomFilter.readFrom", StandardLayout::new, StandardLayout::sized),
   /** Type 2: k bits inside one 512-bit block ({@link BloomFilter.Builder#blocked()}). */
   BLOCKED(2, "blocked", "blocked Bloom filter (512-bit blocks)", HashStrategy.MURMUR3_128_BLOCKED,
-      "BloomFilter.readFrom") {
-    @Override
-    Layout layout(long bits, int hashFunctions) {
-      return new BlockedLayout(bits, hashFunctions);
-    }
-
-    @Override
-    Layout sizedLayout(long n, double p) {
-      long[] shape = Sizing.blockedShape(n, p);
-      return new BlockedLayout(shape[0], (int) shape[1]);
-    }
-  },
+      "BloomFilter.readFrom", BlockedLayout::new, BlockedLayout::sized),
   /** Type 3: Guava's layout and sizing ({@link BloomFilter.Builder#guavaCompatible()}). */
   GUAVA(3, "guava", "Guava-compatible Bloom filter", HashStrategy.GUAVA_MURMUR128_MITZ_64,
-      "BloomFilter.readFrom") {
-    @Override
-    Layout layout(long bits, int hashFunctions) {
-      return new GuavaLayout(bits, hashFunctions);
-    }
-
-    @Override
-    Layout sizedLayout(long n, double p) {
-      long[] shape = Sizing.guavaShape(n, p);
-      return new GuavaLayout(shape[0], (int) shape[1]);
-    }
-  },
+      "BloomFilter.readFrom", GuavaLayout::new, GuavaLayout::sized),
   /** Type 4: 4-bit counters at the standard layout's positions ({@link CountingBloomFilter}). */
   COUNTING(4, "counting", "counting Bloom filter (4-bit counters)", HashStrategy.MURMUR3_128_ENHANCED_DOUBLE,
-      "CountingBloomFilter.readFrom"),
+      "CountingBloomFilter.readFrom", null, null),
   /** Type 5: layers of standard or blocked filters ({@link ScalableBloomFilter}); they carry the strategy. */
-  SCALABLE(5, "scalable", "scalable Bloom filter", null, "ScalableBloomFilter.readFrom");
+  SCALABLE(5, "scalable", "scalable Bloom filter", null, "ScalableBloomFilter.readFrom", null, null);
+
+  /** A layout of exactly m bits and k probes. */
+  interface Shaped {
+    Layout of(long bits, int hashFunctions);
+  }
+
+  /** A layout sized for n items at rate p. */
+  interface Sized {
+    Layout of(long n, double p);
+  }
 
   private final int id;
   private final String shortName;
@@ -66,13 +44,19 @@ public enum FilterType {
   private final HashStrategy strategy;
   /** The method that reads this type, for messages that send a caller there. */
   private final String reader;
+  /** Null for the types that are not one bit array. */
+  private final Shaped shaped;
+  private final Sized sized;
 
-  FilterType(int id, String shortName, String description, HashStrategy strategy, String reader) {
+  FilterType(int id, String shortName, String description, HashStrategy strategy, String reader, Shaped shaped,
+      Sized sized) {
     this.id = id;
     this.shortName = shortName;
     this.description = description;
     this.strategy = strategy;
     this.reader = reader;
+    this.shaped = shaped;
+    this.sized = sized;
   }
 
   /** The type byte written in files. */
@@ -100,7 +84,7 @@ public enum FilterType {
 
   /** True for the types whose cells are single bits in one array, read by {@link BloomFilter#readFrom}. */
   public boolean isBitArray() {
-    return this == STANDARD || this == BLOCKED || this == GUAVA;
+    return shaped != null;
   }
 
   /**
@@ -151,7 +135,7 @@ public enum FilterType {
    * @throws IllegalArgumentException if the shape is invalid for the type, or the type has no layout
    */
   Layout layout(long bits, int hashFunctions) {
-    throw new IllegalArgumentException("a " + shortName + " filter has no bit layout");
+    return requireBitArray().shaped.of(bits, hashFunctions);
   }
 
   /**
@@ -161,6 +145,13 @@ public enum FilterType {
    *     type has no layout
    */
   Layout sizedLayout(long n, double p) {
-    throw new IllegalArgumentException("a " + shortName + " filter has no bit layout");
+    return requireBitArray().sized.of(n, p);
+  }
+
+  private FilterType requireBitArray() {
+    if (shaped == null) {
+      throw new IllegalArgumentException("a " + shortName + " filter has no bit layout");
+    }
+    return this;
   }
 }

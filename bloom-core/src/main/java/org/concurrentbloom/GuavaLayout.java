@@ -30,6 +30,12 @@ final class GuavaLayout extends Layout {
     }
   }
 
+  /** Guava 33.4+'s shape for (n, p); see {@link Sizing#guavaShape}. */
+  static GuavaLayout sized(long n, double p) {
+    long[] shape = Sizing.guavaShape(n, p);
+    return new GuavaLayout(shape[0], (int) shape[1]);
+  }
+
   @Override
   FilterType type() {
     return FilterType.GUAVA;

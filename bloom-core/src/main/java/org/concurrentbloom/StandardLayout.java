@@ -13,6 +13,11 @@ final class StandardLayout extends Layout {
     super(bits, hashFunctions);
   }
 
+  /** m = -n ln p / (ln 2)^2 in whole words, k = round(-log2 p); see {@link Sizing}. */
+  static StandardLayout sized(long n, double p) {
+    return new StandardLayout(Sizing.optimalBits(n, p), Sizing.optimalHashFunctions(n, p));
+  }
+
   @Override
   FilterType type() {
     return FilterType.STANDARD;
