@@ -1,6 +1,6 @@
 package org.concurrentbloom.redis;
 
-import static org.concurrentbloom.redis.RedisBloomFilter.ascii;
+import static org.concurrentbloom.redis.RedisCodec.ascii;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,5 @@
 package org.concurrentbloom.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
 import redis.clients.jedis.UnifiedJedis;
@@ -33,7 +32,7 @@ public final class RedisBlobStore {
   }
 
   private byte[] key(String name) {
-    return (prefix + Objects.requireNonNull(name, "name")).getBytes(StandardCharsets.UTF_8);
+    return RedisCodec.utf8(prefix + Objects.requireNonNull(name, "name"));
   }
 
   /** Stores {@code blob} under {@code name}, replacing any value atomically. @throws RedisFilterException if Redis fails */
