@@ -222,7 +222,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
      * @throws RedisFilterException if Redis fails
      */
     public RedisBloomFilter<T> createOrAttach() {
-      return create(false);
+      return FilterOpener.create(this, false);
     }
 
     /**
@@ -236,11 +236,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
      * @throws IllegalStateException, IllegalArgumentException, RedisFilterException as {@link #createOrAttach()}
      */
     public RedisBloomFilter<T> createNew() {
-      return create(true);
-    }
-
-    private RedisBloomFilter<T> create(boolean exclusive) {
-      return FilterOpener.create(this, exclusive);
+      return FilterOpener.create(this, true);
     }
 
     /**
