@@ -78,10 +78,6 @@ final class GuardStore<K> {
   }
 
   private <T> T call(String what, Supplier<T> command) {
-    try {
-      return command.get();
-    } catch (RedisCallException e) {
-      throw ScriptCalls.translate(what + " guard " + keys.name, e);
-    }
+    return ScriptCalls.command(what + " guard " + keys.name, command);
   }
 }

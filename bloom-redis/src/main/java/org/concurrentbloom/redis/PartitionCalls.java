@@ -215,12 +215,9 @@ final class PartitionCalls<T> {
 
   /** Deletes every partition's keys. */
   void delete() {
-    try {
-      for (int i = 0; i < bitsKeys.length; i++) {
-        redis.del(bitsKeys[i], metaKeys[i]);
-      }
-    } catch (RedisCallException e) {
-      throw ScriptCalls.translate("delete " + name, e);
+    for (int i = 0; i < bitsKeys.length; i++) {
+      byte[][] partition = {bitsKeys[i], metaKeys[i]};
+      ScriptCalls.command("delete " + name, () -> redis.del(partition));
     }
   }
 }

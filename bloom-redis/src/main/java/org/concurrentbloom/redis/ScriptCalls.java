@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Runs {@link Script}s by SHA, one at a time or pipelined, loading a script into a node's cache when that
@@ -157,6 +158,18 @@ final class ScriptCalls {
       }
     }
     return new Round(missing, shortfall);
+  }
+
+  /**
+   * Runs one plain command (not a script) of the adapter; a client failure becomes the filters'
+   * exception, saying what was being done.
+   */
+  static <R> R command(String what, Supplier<R> command) {
+    try {
+      return command.get();
+    } catch (RedisCallException e) {
+      throw translate(what, e);
+    }
   }
 
   /** The exception a filter throws for a client failure; our scripts' errors start with "BLOOM". */
