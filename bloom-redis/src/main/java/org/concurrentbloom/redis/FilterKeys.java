@@ -1,7 +1,5 @@
 package org.concurrentbloom.redis;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * Key names and the choice of partition (docs/REDIS.md, "Keys" and "Partitions").
  *
@@ -10,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * or {@code SCAN MATCH app:*} covers all of a filter's keys. The braces are a Redis Cluster hash tag:
  * the slot is the hash of the first {...} alone, so both keys of a partition share a slot (a script
  * may touch both) while the partitions' tags differ and spread over the masters. Names may not contain
- * braces, which would move the tag.
+ * braces, which would move the tag. Stateless; any thread.
  */
 final class FilterKeys {
   /** The most partitions a filter may have. */
@@ -47,11 +45,11 @@ final class FilterKeys {
   }
 
   static byte[] bits(String name, int partition) {
-    return bitsKey(name, partition).getBytes(StandardCharsets.UTF_8);
+    return RedisCodec.utf8(bitsKey(name, partition));
   }
 
   static byte[] meta(String name, int partition) {
-    return metaKey(name, partition).getBytes(StandardCharsets.UTF_8);
+    return RedisCodec.utf8(metaKey(name, partition));
   }
 
   /**

@@ -1,13 +1,13 @@
 package org.concurrentbloom.redis;
 
-import static org.concurrentbloom.redis.RedisBloomFilter.ascii;
+import static org.concurrentbloom.redis.RedisCodec.ascii;
 
 import java.util.List;
 import org.concurrentbloom.internal.BitIndexer;
 
 /**
  * One generation of a shared guard as a client knows it: its number, its shape (read once from its
- * metadata: a generation's shape never changes) and its keys. Immutable.
+ * metadata: a generation's shape never changes) and its keys. Immutable; any thread.
  *
  * @param number the generation's number, from 1
  * @param indexer the bit indexes of its shape
@@ -18,6 +18,20 @@ import org.concurrentbloom.internal.BitIndexer;
  */
 record GuardGeneration<K>(long number, BitIndexer<K> indexer, long capacity, double fpp, byte[] bitsKey,
     byte[] metaKey) {
+  /** The argument for "no generation" where the scripts expect a generation's number, m or k. */
+  static final byte[] NONE = ascii(0);
+
+  static byte[] numberOrNone(GuardGeneration<?> g) {
+    return g == null ? NONE : g.numberArg();
+  }
+
+  static byte[] bitsOrNone(GuardGeneration<?> g) {
+    return g == null ? NONE : g.bitsArg();
+  }
+
+  static byte[] hashFunctionsOrNone(GuardGeneration<?> g) {
+    return g == null ? NONE : g.hashFunctionsArg();
+  }
 
   byte[] numberArg() {
     return ascii(number);
@@ -33,15 +47,12 @@ record GuardGeneration<K>(long number, BitIndexer<K> indexer, long capacity, dou
 
   /** Appends the script arguments of a key's bit offsets here, for its hash (h1, h2). */
   void addOffsets(long h1, long h2, long[] scratch, List<byte[]> args) {
-    indexer.indexes(h1, h2, scratch);
-    for (int i = 0; i < indexer.hashFunctions(); i++) {
-      args.add(ascii(scratch[i]));
-    }
+    PartitionCalls.addOffsets(indexer, h1, h2, scratch, args);
   }
 
   /** This generation as a filter: for the scan's batched adds and for downloads. */
   RedisBloomFilter<K> asFilter(RedisClientAdapter redis, String guardName) {
-    return RedisBloomFilter.atKeys(redis, guardName + " generation " + number, indexer, capacity, fpp, bitsKey,
-        metaKey);
+    return new RedisBloomFilter<>(PartitionCalls.atKeys(redis, guardName + " generation " + number, indexer, bitsKey,
+        metaKey), capacity, fpp, false);
   }
 }

@@ -1,6 +1,6 @@
 package org.concurrentbloom.redis;
 
-import java.nio.charset.StandardCharsets;
+import static org.concurrentbloom.redis.RedisCodec.utf8;
 
 /**
  * Key names of a shared guard (docs/REDIS.md, "Shared guard"). Every key of the guard G starts with G
@@ -35,9 +35,5 @@ final class GuardKeys {
 
   byte[] meta(long generation) {
     return utf8(tag + ":g" + generation + ":meta");
-  }
-
-  private static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 }

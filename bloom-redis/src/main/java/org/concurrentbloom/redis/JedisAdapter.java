@@ -12,7 +12,10 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.SetParams;
 
-/** {@link RedisClientAdapter} over a Jedis {@link UnifiedJedis} (one server or a cluster). */
+/**
+ * {@link RedisClientAdapter} over a Jedis {@link UnifiedJedis} (one server or a cluster). Any thread:
+ * a UnifiedJedis takes a pooled connection for each command or pipeline.
+ */
 final class JedisAdapter extends RedisClientAdapter {
   private final UnifiedJedis redis;
 
@@ -72,7 +75,7 @@ final class JedisAdapter extends RedisClientAdapter {
 
   @Override
   Map<String, String> hgetAll(byte[] key) {
-    return call(() -> redis.hgetAll(RedisBloomFilter.utf8(key)));
+    return call(() -> redis.hgetAll(RedisCodec.text(key)));
   }
 
   @Override

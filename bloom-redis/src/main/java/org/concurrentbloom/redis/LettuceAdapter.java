@@ -29,7 +29,8 @@ import java.util.concurrent.TimeoutException;
  * {@code StatefulRedisConnection} or a cluster's {@code StatefulRedisClusterConnection}, whose commands
  * Lettuce routes by their first key. Lettuce pipelines by itself: commands are written without waiting
  * for earlier replies, so a batch sent asynchronously and then awaited costs one round trip per node.
- * Every wait is bounded by the connection's own command timeout.
+ * Every wait is bounded by the connection's own command timeout. Any thread: a Lettuce connection is
+ * thread-safe, and each call awaits only its own futures.
  */
 final class LettuceAdapter extends RedisClientAdapter {
   private static final Duration AWAIT_GRACE = Duration.ofSeconds(1);
@@ -104,7 +105,7 @@ final class LettuceAdapter extends RedisClientAdapter {
     RedisClusterNode node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
     if (node == null) {
       throw new RedisCallException(RedisCallException.Kind.FAILURE, "no cluster node owns the slot of "
-          + RedisBloomFilter.utf8(key) + " in the client's view of the cluster", null);
+          + RedisCodec.text(key) + " in the client's view of the cluster", null);
     }
     return node.getNodeId();
   }
@@ -118,7 +119,7 @@ final class LettuceAdapter extends RedisClientAdapter {
   Map<String, String> hgetAll(byte[] key) {
     Map<byte[], byte[]> raw = await(async.hgetall(key));
     Map<String, String> out = new LinkedHashMap<>();
-    raw.forEach((k, v) -> out.put(RedisBloomFilter.utf8(k), RedisBloomFilter.utf8(v)));
+    raw.forEach((k, v) -> out.put(RedisCodec.text(k), RedisCodec.text(v)));
     return out;
   }
 

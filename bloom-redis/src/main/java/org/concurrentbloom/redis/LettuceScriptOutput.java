@@ -13,7 +13,8 @@ import java.util.List;
  * a List of those (nested as sent), nil as null. Lettuce's own OBJECT and MULTI outputs wrap an integer
  * reply in a list, which cannot be told apart from a one-element array; the guard's scripts return
  * either an answer or the state, so the shape must survive. Arrays are closed by counting their
- * elements, not by the parser's depth callbacks.
+ * elements, not by the parser's depth callbacks. One per command, filled by Lettuce's event-loop thread
+ * and read once the command completes.
  */
 final class LettuceScriptOutput extends CommandOutput<byte[], byte[], Object> {
   /** An open array and how many elements it still expects. */

@@ -1,6 +1,6 @@
 package org.concurrentbloom.redis;
 
-import static org.concurrentbloom.redis.RedisBloomFilter.ascii;
+import static org.concurrentbloom.redis.RedisCodec.ascii;
 
 import java.time.Duration;
 import java.util.List;
@@ -49,12 +49,8 @@ final class RebuildLock {
     long deadline = System.nanoTime() + wait.toNanos();
     long poll = FIRST_POLL_MILLIS;
     while (true) {
-      boolean taken;
-      try {
-        taken = redis.setIfAbsent(key, token, leaseMillis);
-      } catch (RedisCallException e) {
-        throw ScriptCalls.translate("take the rebuild lock of guard " + guard, e);
-      }
+      boolean taken = ScriptCalls.command("take the rebuild lock of guard " + guard,
+          () -> redis.setIfAbsent(key, token, leaseMillis));
       if (taken) {
         renewedAtNanos = System.nanoTime();
         return;

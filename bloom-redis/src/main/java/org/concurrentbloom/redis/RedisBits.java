@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
  * in increasing order, so word w is the 8 bytes 8w..8w+7 of the string, and within them the bit order is
  * exactly reversed: the Redis bytes of word w are the big-endian bytes of {@code Long.reverse(w)}. The
  * string has ceil(m / 8) bytes; the last word may be cut short, and a short string reads as zeros.
+ * Stateless; any thread.
  */
 final class RedisBits {
   private RedisBits() {}

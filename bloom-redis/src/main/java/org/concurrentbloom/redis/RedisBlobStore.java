@@ -1,6 +1,5 @@
 package org.concurrentbloom.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
 import redis.clients.jedis.UnifiedJedis;
@@ -33,7 +32,7 @@ public final class RedisBlobStore {
   }
 
   private byte[] key(String name) {
-    return (prefix + Objects.requireNonNull(name, "name")).getBytes(StandardCharsets.UTF_8);
+    return RedisCodec.utf8(prefix + Objects.requireNonNull(name, "name"));
   }
 
   /** Stores {@code blob} under {@code name}, replacing any value atomically. @throws RedisFilterException if Redis fails */
@@ -48,19 +47,11 @@ public final class RedisBlobStore {
 
   /** The blob under {@code name}, or empty if there is none. @throws RedisFilterException if Redis fails */
   public Optional<byte[]> get(String name) {
-    try {
-      return Optional.ofNullable(redis.get(key(name)));
-    } catch (RedisCallException e) {
-      throw ScriptCalls.translate("get " + prefix + name, e);
-    }
+    return Optional.ofNullable(ScriptCalls.command("get " + prefix + name, () -> redis.get(key(name))));
   }
 
   /** Removes {@code name}; true if it existed. @throws RedisFilterException if Redis fails */
   public boolean delete(String name) {
-    try {
-      return redis.del(key(name)) > 0;
-    } catch (RedisCallException e) {
-      throw ScriptCalls.translate("delete " + prefix + name, e);
-    }
+    return ScriptCalls.command("delete " + prefix + name, () -> redis.del(key(name))) > 0;
   }
 }

@@ -2,21 +2,13 @@ package org.concurrentbloom.redis;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.concurrentbloom.BloomFilter;
-import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.MembershipFilter;
-import org.concurrentbloom.internal.BitIndexer;
-import org.concurrentbloom.internal.FilterWords;
-import org.concurrentbloom.redis.ScriptCalls.Call;
 import org.concurrentbloom.redis.ScriptCalls.Replication;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -37,6 +29,11 @@ import redis.clients.jedis.UnifiedJedis;
  * {@linkplain #download() downloaded} and both answer the same. With {@link Builder#partitions} above 1
  * the filter is split into that many independent filters, each in its own hash slot (docs/REDIS.md).
  *
+ * <p>{@link #writeTo} throws {@link UnsupportedOperationException} if this filter has no form in the
+ * file format: a {@code RedisBloomFilter} of more than one partition (see its {@code partitions()}).
+ * Such a filter cannot be {@linkplain #download() downloaded} either; one that must be written out is
+ * created with one partition (the default), which holds up to 2^32 bits.
+ *
  * <h2>Thread safety and failures</h2>
  * Instances are immutable and every method may be called from any thread, as the client (Jedis or Lettuce) may. Each
  * add, query, clear and per-partition statistic is one atomic script on the server, so adds from any
@@ -48,40 +45,10 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   /*
-   * Design (docs/REDIS.md has the long form).
-   *
-   * Bits: each partition is one Redis string of ceil(m/8) bytes; bit i is Redis offset i, the one SETBIT
-   * and GETBIT address (byte i/8, bit 7 - i%8). The client computes the k offsets with the core's
-   * BitIndexer (MurmurHash3 x64 128 and enhanced double hashing, Dillinger and Manolios 2004), so Redis
-   * only flips and reads bits: the server needs no module and the hashing stays identical to the local
-   * filter's. A string holds at most 512 MB, so a partition holds at most 2^32 bits.
-   *
-   * Atomicity in one round trip: add is a Lua script (EVALSHA of a script loaded once per node) that
-   * checks the partition's metadata against the client's shape, sets the k bits, and counts the add if a
-   * bit changed. Redis runs a script alone, so two clients' adds cannot interleave and the count is
-   * exact (unlike the local filter, concurrent adds of one item count once). A query is the same check
-   * plus GETBITs that stop at the first zero. Checking the shape inside every script, rather than only
-   * when attaching, is what makes a client with a stale shape harmless: it gets an error, never a write
-   * in the wrong place or a false "absent".
-   *
-   * Batches pipeline one EVALSHA per item: one round trip per node for the whole batch (chunks of
-   * BATCH_CHUNK items), and each item still atomic. MULTI/EXEC would add nothing but latency.
-   *
-   * Partitions (Redis Cluster): one string cannot span masters, and every key of a script must share a
-   * slot, so a partitioned filter is N independent filters of m/N bits with hash tags {name:pI}. An
-   * item's partition is a mixed function of its hash (FilterKeys.partitionOf), independent of where its
-   * bits fall inside the partition, so each partition is an ordinary Bloom filter of ~n/N items and the
-   * whole has the false-positive rate of one of them.
-   *
-   * Clients: Jedis (a required dependency: small, synchronous, one UnifiedJedis type for a server and a
-   * cluster) and Lettuce (optional: Spring Boot's default, so many services already hold a connection),
-   * both behind RedisClientAdapter, which carries only the commands the scripts need. Same scripts, same
-   * keys: instances on either client share one filter. Callers build the client, so every connection
-   * setting (URI, TLS, ACL user and password, timeouts, pool size, cluster retries) is theirs.
-   *
-   * Durability: Redis acknowledges a write before replicating it. With waitForReplicas(r, t) every write
-   * is followed, in the same pipeline, by WAIT r t on its partition, so an acknowledged add is on r
-   * replicas and survives a failover; if fewer acknowledge in time the add throws.
+   * Design (docs/REDIS.md has the long form). PartitionCalls has the bits, the scripts' atomicity, the
+   * batches and the partitions; ScriptCalls the pipelines, NOSCRIPT and the WAIT for replicas;
+   * RedisClientAdapter the two clients; FilterOpener creating and attaching; LocalCopy uploads and
+   * downloads. This class is the public face: the builder, the MembershipFilter methods, the batches.
    */
 
   /** The version of the Redis layout (key names, metadata fields, bit order); stored and checked. */
@@ -91,64 +58,21 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   /** Batches are sent in pipelines of at most this many items. */
   static final int BATCH_CHUNK = 10_000;
 
-  private final ScriptCalls calls;
-  private final RedisClientAdapter redis;
-  private final String name;
-  private final BitIndexer<T> indexer;
-  private final int partitions;
+  private final PartitionCalls<T> target;
   private final long expectedInsertions;
   private final double fpp;
-  private final byte[][] bitsKeys;
-  private final byte[][] metaKeys;
-  /** ARGV[1..5] of every script: version, strategy, m, k, partitions. */
-  private final List<byte[]> shapeArgs;
-  private final Replication replication;
   /** Whether the create that returned this instance wrote a partition (false: it attached). */
   private final boolean created;
 
-  private RedisBloomFilter(RedisClientAdapter redis, String name, BitIndexer<T> indexer, int partitions,
-      long expectedInsertions, double fpp, Replication replication) {
-    this(redis, name, indexer, partitions, expectedInsertions, fpp, replication, null, null, false);
-  }
-
-  /** With {@code bitsKey} and {@code metaKey} null, the partitions' keys of docs/REDIS.md, "Keys". */
-  private RedisBloomFilter(RedisClientAdapter redis, String name, BitIndexer<T> indexer, int partitions,
-      long expectedInsertions, double fpp, Replication replication, byte[] bitsKey, byte[] metaKey,
-      boolean created) {
-    this.redis = redis;
-    this.created = created;
-    this.calls = new ScriptCalls(redis);
-    this.name = name;
-    this.indexer = indexer;
-    this.partitions = partitions;
+  /** The filter whose calls {@code target} makes, with its stored n and p. */
+  RedisBloomFilter(PartitionCalls<T> target, long expectedInsertions, double fpp, boolean created) {
+    this.target = target;
     this.expectedInsertions = expectedInsertions;
     this.fpp = fpp;
-    this.replication = replication;
-    this.bitsKeys = new byte[partitions][];
-    this.metaKeys = new byte[partitions][];
-    for (int i = 0; i < partitions; i++) {
-      bitsKeys[i] = bitsKey != null ? bitsKey : FilterKeys.bits(name, i);
-      metaKeys[i] = metaKey != null ? metaKey : FilterKeys.meta(name, i);
-    }
-    this.shapeArgs = List.of(ascii(FORMAT_VERSION), ascii(BitIndexer.STRATEGY.id()),
-        ascii(indexer.bitSize()), ascii(indexer.hashFunctions()), ascii(partitions));
+    this.created = created;
   }
 
   // ---------------------------------------------------------------- creating and attaching
-
-  /**
-   * A one-partition filter of this shape whose keys are {@code bitsKey} and {@code metaKey}, which must
-   * already hold it: a generation of a shared guard (GuardKeys), which its scripts create.
-   */
-  static <T> RedisBloomFilter<T> atKeys(RedisClientAdapter redis, String name, BitIndexer<T> indexer,
-      long expectedInsertions, double fpp, byte[] bitsKey, byte[] metaKey) {
-    return new RedisBloomFilter<>(redis, name, indexer, 1, expectedInsertions, fpp, null, bitsKey, metaKey, false);
-  }
-
-  /** This filter as a create reported it: the stored n and p, and whether it wrote a partition. */
-  private RedisBloomFilter<T> asCreated(long storedN, double storedP, boolean wrote) {
-    return new RedisBloomFilter<>(redis, name, indexer, partitions, storedN, storedP, replication, null, null, wrote);
-  }
 
   /**
    * Creates the filter {@code name} sized for {@code expectedInsertions} items at {@code fpp}, or
@@ -200,14 +124,15 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
 
   /** Describes a Redis filter before it is created or attached. Not thread-safe; the filters are. */
   public static final class Builder<T> {
-    private final RedisClientAdapter redis;
-    private final String name;
-    private final Funnel<? super T> funnel;
-    private long expectedInsertions;
-    private boolean expectedInsertionsSet;
-    private double fpp = 0.01;
-    private int partitions = 1;
-    private Replication replication;
+    // Read by FilterOpener, on this builder's thread.
+    final RedisClientAdapter redis;
+    final String name;
+    final Funnel<? super T> funnel;
+    long expectedInsertions;
+    boolean expectedInsertionsSet;
+    double fpp = 0.01;
+    int partitions = 1;
+    Replication replication;
 
     private Builder(RedisClientAdapter redis, String name, Funnel<? super T> funnel) {
       this.redis = Objects.requireNonNull(redis, "redis");
@@ -297,7 +222,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
      * @throws RedisFilterException if Redis fails
      */
     public RedisBloomFilter<T> createOrAttach() {
-      return create(false);
+      return FilterOpener.create(this, false);
     }
 
     /**
@@ -311,21 +236,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
      * @throws IllegalStateException, IllegalArgumentException, RedisFilterException as {@link #createOrAttach()}
      */
     public RedisBloomFilter<T> createNew() {
-      return create(true);
-    }
-
-    private RedisBloomFilter<T> create(boolean exclusive) {
-      if (!expectedInsertionsSet) {
-        throw new IllegalStateException("expectedInsertions(n) must be set before create()");
-      }
-      BitIndexer.sized(funnel, expectedInsertions, fpp); // the core's checks of n and p, and their messages
-      long perPartition = (expectedInsertions + partitions - 1) / partitions;
-      BitIndexer<T> indexer = BitIndexer.sized(funnel, perPartition, fpp);
-      checkPartitionBits(indexer.bitSize(), "expectedInsertions=" + expectedInsertions + " at fpp=" + fpp
-          + " in " + partitions + " partition(s)");
-      RedisBloomFilter<T> filter =
-          new RedisBloomFilter<>(redis, name, indexer, partitions, expectedInsertions, fpp, replication);
-      return filter.createPartitions(exclusive);
+      return FilterOpener.create(this, true);
     }
 
     /**
@@ -338,37 +249,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
      * @throws RedisFilterException if Redis fails
      */
     public RedisBloomFilter<T> attach() {
-      Map<String, String> meta;
-      byte[] key = FilterKeys.meta(name, 0);
-      String keyName = utf8(key);
-      try {
-        String type = redis.type(key);
-        if (type.equals("none")) {
-          throw new RedisFilterMismatchException("no filter named \"" + name + "\": " + keyName + " does not exist");
-        }
-        if (!type.equals("hash")) {
-          throw new RedisFilterMismatchException("attach to " + name + " refused: " + keyName + " holds a " + type
-              + ", not a filter's metadata hash: it was not made by this library");
-        }
-        meta = redis.hgetAll(key);
-      } catch (RedisCallException e) {
-        throw ScriptCalls.translate("attach to " + name, e);
-      }
-      if (!meta.containsKey("version")) {
-        throw new RedisFilterMismatchException("attach to " + name + " refused: " + keyName + " is a hash without"
-            + " this library's fields (" + String.join(", ", meta.keySet()) + "): it was not made by this library");
-      }
-      StoredShape stored = StoredShape.parse(name, meta);
-      BitIndexer<T> indexer;
-      try {
-        indexer = BitIndexer.withShape(funnel, stored.bits(), stored.hashFunctions());
-      } catch (IllegalArgumentException e) {
-        throw new RedisFilterMismatchException("filter \"" + name + "\" has an invalid shape: " + e.getMessage(), e);
-      }
-      RedisBloomFilter<T> filter = new RedisBloomFilter<>(redis, name, indexer, stored.partitions(),
-          stored.expectedInsertions(), stored.fpp(), replication);
-      filter.partitionStats(); // every partition present, with this shape
-      return filter;
+      return FilterOpener.attach(this);
     }
 
     /**
@@ -385,71 +266,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
      */
     public RedisBloomFilter<T> upload(BloomFilter<T> local) {
       Objects.requireNonNull(local, "local");
-      if (local.filterType() != FilterType.STANDARD) {
-        throw new IllegalArgumentException("only the standard layout can be kept in Redis; this filter's layout is "
-            + local.filterType().shortName());
-      }
-      if (partitions != 1) {
-        throw new IllegalArgumentException("a local filter uploads to one partition, not " + partitions);
-      }
-      checkPartitionBits(local.bitSize(), "this filter");
-      BitIndexer<T> indexer = BitIndexer.withShape(funnel, local.bitSize(), local.hashFunctions());
-      RedisBloomFilter<T> filter = new RedisBloomFilter<>(redis, name, indexer, 1, local.expectedInsertions(),
-          local.fpp(), replication);
-      long count = local.count();
-      byte[] bits = RedisBits.toRedis(FilterWords.copyOf(local), local.bitSize());
-      filter.uploadBits(count, bits);
-      return filter;
-    }
-  }
-
-  private static void checkPartitionBits(long bits, String what) {
-    if (bits > MAX_PARTITION_BITS) {
-      throw new IllegalArgumentException(what + " needs " + bits + " bits in a partition, past the " + MAX_PARTITION_BITS
-          + " (2^32) a Redis string can hold; use more partitions");
-    }
-  }
-
-  /**
-   * Creates the missing partitions. With several partitions a dry run checks them all first, so that a
-   * mismatch in any of them is reported before any is written; each partition's create re-checks
-   * atomically, so a racing creator of another shape is still refused.
-   */
-  private RedisBloomFilter<T> createPartitions(boolean exclusive) {
-    if (partitions > 1) {
-      calls.runAll(createCalls(false, exclusive), null, "create " + name);
-    }
-    Object[] replies = calls.runAll(createCalls(true, exclusive), replication, "create " + name);
-    boolean wrote = false;
-    for (Object reply : replies) {
-      wrote |= (Long) ((List<?>) reply).get(0) == 1L;
-    }
-    List<?> first = (List<?>) replies[0];
-    try {
-      return asCreated(Long.parseLong(utf8(first.get(1))), Double.parseDouble(utf8(first.get(2))), wrote);
-    } catch (RuntimeException e) {
-      throw new RedisFilterMismatchException("filter \"" + name + "\" has invalid stored n or fpp ("
-          + first + "): " + e.getMessage(), e);
-    }
-  }
-
-  private List<Call> createCalls(boolean write, boolean exclusive) {
-    List<byte[]> args = withShape(ascii(expectedInsertions), ascii(Double.toString(fpp)), ascii(write ? 1 : 0),
-        ascii(exclusive ? 1 : 0));
-    List<Call> creates = new ArrayList<>(partitions);
-    for (int i = 0; i < partitions; i++) {
-      creates.add(new Call(Script.CREATE, bitsKeys[i], metaKeys[i], args));
-    }
-    return creates;
-  }
-
-  private void uploadBits(long count, byte[] bits) {
-    List<byte[]> args = withShape(ascii(expectedInsertions), ascii(Double.toString(fpp)), ascii(count), bits);
-    Call upload = new Call(Script.UPLOAD, bitsKeys[0], metaKeys[0], args);
-    if (replication == null) {
-      calls.run(upload, "upload " + name);
-    } else {
-      calls.runAll(List.of(upload), replication, "upload " + name);
+      return FilterOpener.upload(this, local);
     }
   }
 
@@ -465,10 +282,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean add(T item) {
-    Call call = itemCall(Script.ADD, item);
-    Object reply = replication == null ? calls.run(call, "add to " + name)
-        : calls.runAll(List.of(call), replication, "add to " + name)[0];
-    return isOne(reply);
+    return RedisCodec.isOne(target.write(target.item(Script.ADD, item), "add to"));
   }
 
   /**
@@ -479,7 +293,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean mightContain(T item) {
-    return isOne(calls.run(itemCall(Script.QUERY, item), "query " + name));
+    return RedisCodec.isOne(target.read(target.item(Script.QUERY, item), "query"));
   }
 
   /**
@@ -491,7 +305,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * @throws RedisFilterException if Redis fails; earlier chunks of the batch may have been added
    */
   public int addAll(Iterable<? extends T> items) {
-    return addCalls(checkedItems(items).stream().map(item -> itemCall(Script.ADD, item)).toList());
+    return target.addAll(target.items(Script.ADD, ItemBatches.checked(items)));
   }
 
   /**
@@ -500,16 +314,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
    */
   public int addAll(long[] keys) {
-    return addCalls(longCalls(Script.ADD, keys));
-  }
-
-  private int addCalls(List<Call> all) {
-    int changed = 0;
-    for (int start = 0; start < all.size(); start += BATCH_CHUNK) {
-      List<Call> chunk = all.subList(start, Math.min(all.size(), start + BATCH_CHUNK));
-      changed += countOnes(calls.runAll(chunk, replication, "batch add to " + name));
-    }
-    return changed;
+    return target.addAll(target.items(Script.ADD, longKeys(keys)));
   }
 
   /**
@@ -520,7 +325,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * @throws RedisFilterException if Redis fails for any item
    */
   public boolean[] mightContainAll(Iterable<? extends T> items) {
-    return queryCalls(checkedItems(items).stream().map(item -> itemCall(Script.QUERY, item)).toList());
+    return target.queryAll(target.items(Script.QUERY, ItemBatches.checked(items)));
   }
 
   /**
@@ -529,61 +334,11 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
    */
   public boolean[] mightContainAll(long[] keys) {
-    return queryCalls(longCalls(Script.QUERY, keys));
+    return target.queryAll(target.items(Script.QUERY, longKeys(keys)));
   }
 
-  private boolean[] queryCalls(List<Call> all) {
-    boolean[] answers = new boolean[all.size()];
-    for (int start = 0; start < all.size(); start += BATCH_CHUNK) {
-      int end = Math.min(all.size(), start + BATCH_CHUNK);
-      Object[] replies = calls.runAll(all.subList(start, end), null, "batch query " + name);
-      for (int i = start; i < end; i++) {
-        answers[i] = isOne(replies[i - start]);
-      }
-    }
-    return answers;
-  }
-
-  /** The items as a list, every one checked: validated whole before the first chunk is sent. */
-  private static <T> List<T> checkedItems(Iterable<? extends T> items) {
-    Objects.requireNonNull(items, "items");
-    List<T> list = new ArrayList<>();
-    for (T item : items) {
-      if (item == null) {
-        throw new NullPointerException("items[" + list.size() + "] is null; nothing of the batch was sent");
-      }
-      list.add(item);
-    }
-    return list;
-  }
-
-  @SuppressWarnings("unchecked")
-  private List<Call> longCalls(Script script, long[] keys) {
-    Objects.requireNonNull(keys, "keys");
-    if (indexer.funnel() != Funnels.longFunnel()) {
-      throw new IllegalStateException("long[] batches need a filter built with Funnels.longFunnel(), not "
-          + indexer.funnel());
-    }
-    List<Call> all = new ArrayList<>(keys.length);
-    for (long key : keys) {
-      all.add(itemCall(script, (T) Long.valueOf(key)));
-    }
-    return all;
-  }
-
-  /** The script call for one item: its partition's keys, the shape, and its k bit offsets. */
-  private Call itemCall(Script script, T item) {
-    int k = indexer.hashFunctions();
-    long[] scratch = new long[Math.max(2, k)];
-    indexer.hash(item, scratch);
-    int partition = FilterKeys.partitionOf(scratch[0], scratch[1], partitions);
-    indexer.indexes(scratch[0], scratch[1], scratch);
-    List<byte[]> args = new ArrayList<>(shapeArgs.size() + k);
-    args.addAll(shapeArgs);
-    for (int i = 0; i < k; i++) {
-      args.add(ascii(scratch[i]));
-    }
-    return new Call(script, bitsKeys[partition], metaKeys[partition], args);
+  private List<T> longKeys(long[] keys) {
+    return ItemBatches.longKeys(target.indexer().funnel(), keys);
   }
 
   // ---------------------------------------------------------------- whole-filter operations
@@ -596,11 +351,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public void clear() {
-    List<Call> clears = new ArrayList<>(partitions);
-    for (int i = 0; i < partitions; i++) {
-      clears.add(new Call(Script.CLEAR, bitsKeys[i], metaKeys[i], shapeArgs));
-    }
-    calls.runAll(clears, replication, "clear " + name);
+    target.clear();
   }
 
   /**
@@ -610,13 +361,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * @throws RedisFilterException if Redis fails
    */
   public void delete() {
-    try {
-      for (int i = 0; i < partitions; i++) {
-        redis.del(bitsKeys[i], metaKeys[i]);
-      }
-    } catch (RedisCallException e) {
-      throw ScriptCalls.translate("delete " + name, e);
-    }
+    target.delete();
   }
 
   /**
@@ -627,56 +372,34 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    * @throws RedisFilterException if Redis fails or the stored bits are corrupt
    */
   public BloomFilter<T> download() {
-    if (partitions != 1) {
-      throw new IllegalStateException("a filter of " + partitions
+    if (partitions() != 1) {
+      throw new IllegalStateException("a filter of " + partitions()
           + " partitions has no single bit array to download; only single-partition filters can");
     }
-    Object reply = calls.run(new Call(Script.SNAPSHOT, bitsKeys[0], metaKeys[0], shapeArgs), "download " + name);
-    List<?> fields = (List<?>) reply;
-    try {
-      long count = Long.parseLong(utf8(fields.get(2)));
-      long[] words = RedisBits.toWords((byte[]) fields.get(3), indexer.bitSize());
-      return FilterWords.standardFilter(indexer.funnel(), indexer.bitSize(), indexer.hashFunctions(),
-          expectedInsertions, fpp, count, words);
-    } catch (IllegalArgumentException e) {
-      throw new RedisFilterException("download " + name + " failed: the stored filter is corrupt: "
-          + e.getMessage(), e);
-    }
+    return LocalCopy.download(target, expectedInsertions, fpp);
   }
 
   /**
    * Writes the filter in the core's file format (docs/FORMAT.md), readable by
    * {@link BloomFilter#readFrom}: a {@link #download()} written out.
    *
-   * @throws UnsupportedOperationException if the filter has more than one partition
+   * @throws UnsupportedOperationException if this filter has no form in the file format: a
+   *     {@code RedisBloomFilter} of more than one partition (see its {@code partitions()})
    * @throws RedisFilterException if Redis fails
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
-    if (partitions != 1) {
-      throw new UnsupportedOperationException("a filter of " + partitions
-          + " partitions has no single-array file form; only single-partition filters can be written");
+    if (partitions() != 1) {
+      throw new UnsupportedOperationException("filter \"" + name() + "\" has " + partitions() + " partitions, and"
+          + " the file format holds one bit array: only a filter of one partition can be written (or downloaded)."
+          + " To get the items out in that form, create a filter with partitions(1), the default (up to 2^32 bits),"
+          + " and add them to it");
     }
     download().writeTo(out);
   }
 
   // ---------------------------------------------------------------- statistics
-
-  /** {set bits, count} of every partition, read in one pipeline; checks every partition's shape. */
-  private long[][] partitionStats() {
-    List<Call> stats = new ArrayList<>(partitions);
-    for (int i = 0; i < partitions; i++) {
-      stats.add(new Call(Script.STATS, bitsKeys[i], metaKeys[i], shapeArgs));
-    }
-    Object[] replies = calls.runAll(stats, null, "statistics of " + name);
-    long[][] result = new long[partitions][];
-    for (int i = 0; i < partitions; i++) {
-      List<?> pair = (List<?>) replies[i];
-      result[i] = new long[] {(Long) pair.get(0), (Long) pair.get(1)};
-    }
-    return result;
-  }
 
   /**
    * The number of adds, from every client, that changed a bit, since creation or the last clear (plus
@@ -686,21 +409,13 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long count() {
-    long sum = 0;
-    for (long[] p : partitionStats()) {
-      sum += p[1];
-    }
-    return sum;
+    return target.stats().count();
   }
 
   /** The fraction of bits set (BITCOUNT on the server). @throws RedisFilterException if Redis fails */
   @Override
   public double fillRatio() {
-    long set = 0;
-    for (long[] p : partitionStats()) {
-      set += p[0];
-    }
-    return (double) set / bitSize();
+    return (double) target.stats().setBits() / bitSize();
   }
 
   /**
@@ -712,11 +427,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public double estimatedFpp() {
-    double sum = 0;
-    for (long[] p : partitionStats()) {
-      sum += Math.pow((double) p[0] / indexer.bitSize(), indexer.hashFunctions());
-    }
-    return sum / partitions;
+    return target.stats().estimatedFpp();
   }
 
   /**
@@ -727,36 +438,28 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long approximateElementCount() {
-    long sum = 0;
-    for (long[] p : partitionStats()) {
-      long estimate = indexer.estimateElements(p[0]);
-      if (estimate == Long.MAX_VALUE) {
-        return Long.MAX_VALUE;
-      }
-      sum += estimate;
-    }
-    return sum;
+    return target.stats().approximateElementCount();
   }
 
   /** m, the total number of bits over all partitions. */
   @Override
   public long bitSize() {
-    return indexer.bitSize() * partitions;
+    return target.indexer().bitSize() * partitions();
   }
 
   /** k, the number of bits per item. */
   public int hashFunctions() {
-    return indexer.hashFunctions();
+    return target.indexer().hashFunctions();
   }
 
   /** The number of partitions (1 unless {@link Builder#partitions} set more). */
   public int partitions() {
-    return partitions;
+    return target.partitions();
   }
 
   /** The filter's name; its keys are {@code name:{name:pI}:bits} and {@code name:{name:pI}:meta}. */
   public String name() {
-    return name;
+    return target.name();
   }
 
   /**
@@ -781,45 +484,8 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
 
   @Override
   public String toString() {
-    return "RedisBloomFilter[name=" + name + ", partitions=" + partitions + ", bitsPerPartition="
-        + indexer.bitSize() + ", hashFunctions=" + indexer.hashFunctions() + ", expectedInsertions="
-        + expectedInsertions + ", fpp=" + fpp + ", funnel=" + indexer.funnel() + "]";
-  }
-
-  // ---------------------------------------------------------------- encoding
-
-  private List<byte[]> withShape(byte[]... more) {
-    List<byte[]> args = new ArrayList<>(shapeArgs.size() + more.length);
-    args.addAll(shapeArgs);
-    Collections.addAll(args, more);
-    return args;
-  }
-
-  /** A script argument: the decimal digits of {@code v}. */
-  static byte[] ascii(long v) {
-    return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
-  }
-
-  static byte[] ascii(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
-  }
-
-  /** A bulk reply as text. */
-  static String utf8(Object bulk) {
-    return new String((byte[]) bulk, StandardCharsets.UTF_8);
-  }
-
-  private static boolean isOne(Object reply) {
-    return ((Long) reply) == 1L;
-  }
-
-  private static int countOnes(Object[] replies) {
-    int n = 0;
-    for (Object r : replies) {
-      if (isOne(r)) {
-        n++;
-      }
-    }
-    return n;
+    return "RedisBloomFilter[name=" + name() + ", partitions=" + partitions() + ", bitsPerPartition="
+        + target.indexer().bitSize() + ", hashFunctions=" + hashFunctions() + ", expectedInsertions="
+        + expectedInsertions + ", fpp=" + fpp + ", funnel=" + target.indexer().funnel() + "]";
   }
 }

@@ -15,6 +15,12 @@ import redis.clients.jedis.UnifiedJedis;
  * {@link RedisCallException}. Implementations are thread-safe as their client is.
  */
 public abstract class RedisClientAdapter {
+  /*
+   * Jedis is the required client (small, synchronous, one UnifiedJedis type for a server and a cluster);
+   * Lettuce is optional (Spring Boot's default, so many services already hold a connection). Callers
+   * build the client, so every connection setting (URI, TLS, ACL user and password, timeouts, pool
+   * size, cluster retries) is theirs.
+   */
 
   RedisClientAdapter() {}
 

@@ -3,7 +3,8 @@ package org.concurrentbloom.redis;
 /**
  * Redis could not answer: a connection error, a timeout, a cluster that is reconfiguring, or an error
  * reply. A filter operation that throws this has no answer; in particular a query that throws never
- * means "definitely absent". An add that throws may or may not have taken effect.
+ * means "definitely absent". An add that throws may or may not have taken effect. Immutable once
+ * thrown.
  */
 public class RedisFilterException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -2,7 +2,7 @@ package org.concurrentbloom.redis;
 
 /**
  * A create that must not attach ({@code RedisBloomFilter.Builder#createNew}) or an upload found a filter
- * already stored under the name. Nothing was written.
+ * already stored under the name. Nothing was written. Immutable once thrown.
  */
 public final class RedisFilterExistsException extends RedisFilterMismatchException {
   private static final long serialVersionUID = 1L;

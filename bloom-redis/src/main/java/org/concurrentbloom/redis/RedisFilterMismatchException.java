@@ -5,7 +5,7 @@ package org.concurrentbloom.redis;
  * functions, strategy, format version or partition count), it is missing (deleted or evicted), or the
  * key holds data this library did not write (another application's hash, a string, a list), or, for
  * {@link RedisFilterExistsException}, a filter exists where none may. The operation that throws it
- * wrote nothing.
+ * wrote nothing. Immutable once thrown.
  */
 public class RedisFilterMismatchException extends RedisFilterException {
   private static final long serialVersionUID = 1L;

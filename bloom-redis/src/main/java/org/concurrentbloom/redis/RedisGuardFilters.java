@@ -1,9 +1,13 @@
 package org.concurrentbloom.redis;
 
-import static org.concurrentbloom.redis.RedisBloomFilter.ascii;
-import static org.concurrentbloom.redis.RedisBloomFilter.utf8;
+import static org.concurrentbloom.redis.GuardGeneration.NONE;
+import static org.concurrentbloom.redis.GuardGeneration.bitsOrNone;
+import static org.concurrentbloom.redis.GuardGeneration.hashFunctionsOrNone;
+import static org.concurrentbloom.redis.GuardGeneration.numberOrNone;
+import static org.concurrentbloom.redis.RedisCodec.ascii;
+import static org.concurrentbloom.redis.RedisCodec.number;
+import static org.concurrentbloom.redis.RedisCodec.text;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,11 +17,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.GuardSpec;
-import org.concurrentbloom.internal.BitIndexer;
 
 /**
  * A guard's filters kept in Redis and shared by every instance that opens the same guard
@@ -28,7 +30,8 @@ import org.concurrentbloom.internal.BitIndexer;
  * that the instance refreshes its view and tries again (at most {@value #MAX_ATTEMPTS} times).
  *
  * <p>Threads: any, as {@link GuardFilters} says; the view is one volatile reference to an immutable
- * record, and both clients are thread-safe.
+ * record, and both clients are thread-safe. The plain reads of the keys are GuardStore's; a rebuild,
+ * on the guard's build thread, is RedisGuardRebuild's.
  */
 final class RedisGuardFilters<K> implements GuardFilters<K> {
   /*
@@ -72,10 +75,6 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
 
   /** How often one call may find the state changed under it before it gives up. */
   static final int MAX_ATTEMPTS = 5;
-  private static final byte[] NONE = ascii(0);
-  private static final byte[] LIVE = bytes("live");
-  private static final byte[] PENDING = bytes("pending");
-  private static final byte[] NEXT = bytes("next");
 
   /** The generations an instance believes are live and pending (null: none), with their shapes. */
   record View<K>(GuardGeneration<K> live, GuardGeneration<K> pending) {}
@@ -84,6 +83,7 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
   final ScriptCalls calls;
   final GuardKeys keys;
   final GuardSpec<K> spec;
+  final GuardStore<K> store;
   private final Duration lockLease;
   private final Duration lockWait;
   /** Test hook: false skips the pending generation in guard-add, to show the tests catch the loss. */
@@ -103,6 +103,7 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
     this.calls = new ScriptCalls(redis);
     this.keys = keys;
     this.spec = spec;
+    this.store = new GuardStore<>(redis, keys, spec.funnel());
     this.lockLease = lockLease;
     this.lockWait = lockWait;
     this.dualWrite = dualWrite;
@@ -137,8 +138,8 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
       List<byte[]> keyList = new ArrayList<>(5);
       keyList.add(keys.state);
       List<byte[]> args = new ArrayList<>(32);
-      Collections.addAll(args, number(live), number(pending), bitsArg(live), hashFunctionsArg(live),
-          bitsArg(pending), hashFunctionsArg(pending), live == null ? NONE : live.hashFunctionsArg());
+      Collections.addAll(args, numberOrNone(live), numberOrNone(pending), bitsOrNone(live), hashFunctionsOrNone(live),
+          bitsOrNone(pending), hashFunctionsOrNone(pending), hashFunctionsOrNone(live));
       GuardGeneration<K> any = live != null ? live : pending;
       long[] hash = any == null ? null : hash(key, any);
       long[] scratch = any == null ? null : scratch(live, pending);
@@ -168,7 +169,7 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
         keyList.add(v.pending().metaKey());
       }
       List<byte[]> args = new ArrayList<>(4);
-      Collections.addAll(args, number(v.live()), number(v.pending()));
+      Collections.addAll(args, numberOrNone(v.live()), numberOrNone(v.pending()));
       args.addAll(deleteThresholds);
       return new Call(keyList, args);
     }) == 1L;
@@ -198,14 +199,14 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
           throw e;
         }
         refreshedForMismatch = true;
-        refresh(readState(), MAX_ATTEMPTS);
+        refresh(store.readState(), MAX_ATTEMPTS);
         continue;
       }
       if (reply instanceof Long answer) {
         return answer;
       }
       List<?> state = (List<?>) reply;
-      refresh(new long[] {parse(state.get(0)), parse(state.get(1))}, MAX_ATTEMPTS);
+      refresh(new long[] {number(state.get(0)), number(state.get(1))}, MAX_ATTEMPTS);
     }
     throw new RedisFilterException("could not " + what + " guard " + keys.name + ": its generations changed "
         + MAX_ATTEMPTS + " times during one call");
@@ -231,10 +232,10 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
    * state still names without metadata is broken (deleted or evicted by someone else).
    */
   private View<K> refresh(long[] state, int attemptsLeft) {
-    GuardGeneration<K> live = state[0] == 0 ? null : generation(state[0]);
-    GuardGeneration<K> pending = state[1] == 0 ? null : generation(state[1]);
+    GuardGeneration<K> live = state[0] == 0 ? null : store.generation(state[0]);
+    GuardGeneration<K> pending = state[1] == 0 ? null : store.generation(state[1]);
     if ((state[0] != 0 && live == null) || (state[1] != 0 && pending == null)) {
-      long[] now = readState();
+      long[] now = store.readState();
       if ((now[0] == state[0] && now[1] == state[1]) || attemptsLeft <= 1) {
         if (state[0] != 0 && live == null) {
           sawLive(false); // named, but its keys are gone: lost
@@ -262,48 +263,22 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
     }
   }
 
-  /** {live, pending} from the state hash; 0 for none. */
-  long[] readState() {
-    List<byte[]> fields = call("read the state of", () -> redis.hmget(keys.state, LIVE, PENDING));
-    return new long[] {parse(fields.get(0)), parse(fields.get(1))};
-  }
-
-  /** Generation {@code number} as its metadata describes it, or null if it has none. */
-  GuardGeneration<K> generation(long number) {
-    List<byte[]> f = call("read a generation of",
-        () -> redis.hmget(keys.meta(number), bytes("m"), bytes("k"), bytes("n"), bytes("fpp")));
-    if (f.get(0) == null) {
-      return null;
-    }
-    try {
-      BitIndexer<K> indexer = BitIndexer.withShape(spec.funnel(), Long.parseLong(utf8(f.get(0))),
-          Integer.parseInt(utf8(f.get(1))));
-      return new GuardGeneration<>(number, indexer, Long.parseLong(utf8(f.get(2))),
-          Double.parseDouble(utf8(f.get(3))), keys.bits(number), keys.meta(number));
-    } catch (RuntimeException e) {
-      throw new RedisFilterMismatchException("guard " + keys.name + ": generation " + number
-          + " has invalid metadata: " + e.getMessage(), e);
-    }
-  }
-
   // ---------------------------------------------------------------- figures, snapshots, rebuilds
 
   @Override
   public Optional<Live> live() {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      long number = readState()[0];
+      long number = store.readState()[0];
       if (number == 0) {
         sawLive(false);
         return Optional.empty();
       }
-      List<byte[]> f = call("read the live generation of",
-          () -> redis.hmget(keys.meta(number), bytes("n"), bytes("keys"), bytes("deletes")));
-      boolean bits = call("read the live generation of", () -> redis.exists(keys.bits(number)));
-      if (f.get(0) != null && bits) {
+      List<byte[]> f = store.figures(number);
+      if (f != null) {
         sawLive(true);
-        return Optional.of(new Live(parse(f.get(0)), parse(f.get(1)), parse(f.get(2))));
+        return Optional.of(new Live(number(f.get(0)), number(f.get(1)), number(f.get(2))));
       }
-      if (readState()[0] == number) {
+      if (store.readState()[0] == number) {
         sawLive(false);
         return Optional.empty(); // named but broken: as good as none, and the next build replaces it
       }
@@ -315,19 +290,19 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
   @Override
   public Optional<Image<K>> image() {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      long number = readState()[0];
+      long number = store.readState()[0];
       if (number == 0) {
         return Optional.empty();
       }
-      GuardGeneration<K> g = generation(number);
+      GuardGeneration<K> g = store.generation(number);
       if (g == null) {
         continue; // replaced and deleted since the state was read
       }
-      byte[] watermark = call("read the watermark of", () -> redis.hget(g.metaKey(), bytes("watermark")));
+      byte[] watermark = store.watermark(g);
       try {
         BloomFilter<K> bits = g.asFilter(redis, keys.name).download();
         return Optional.of(new Image<>(bits, watermark == null ? OptionalLong.empty()
-            : OptionalLong.of(Long.parseLong(utf8(watermark)))));
+            : OptionalLong.of(Long.parseLong(text(watermark)))));
       } catch (RedisFilterMismatchException e) {
         // replaced and deleted during the download: read the new one
       }
@@ -343,46 +318,10 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
     return new RedisGuardRebuild<>(this, lock);
   }
 
-  /** The next generation number: never one used before (unless Redis lost the state). */
-  long nextGeneration() {
-    return call("number a generation of", () -> redis.hincrBy(keys.state, NEXT, 1));
-  }
-
   /** Nothing in Redis changes: the other instances go on sharing the filters. */
   @Override
   public void close() {
     view = new View<>(null, null);
-  }
-
-  // ---------------------------------------------------------------- helpers
-
-  <T> T call(String what, Supplier<T> command) {
-    try {
-      return command.get();
-    } catch (RedisCallException e) {
-      throw ScriptCalls.translate(what + " guard " + keys.name, e);
-    }
-  }
-
-  static byte[] number(GuardGeneration<?> g) {
-    return g == null ? NONE : g.numberArg();
-  }
-
-  private static byte[] bitsArg(GuardGeneration<?> g) {
-    return g == null ? NONE : g.bitsArg();
-  }
-
-  private static byte[] hashFunctionsArg(GuardGeneration<?> g) {
-    return g == null ? NONE : g.hashFunctionsArg();
-  }
-
-  /** A number field or reply; absent (null) is 0. */
-  static long parse(Object value) {
-    return value == null ? 0 : Long.parseLong(utf8(value));
-  }
-
-  static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   @Override

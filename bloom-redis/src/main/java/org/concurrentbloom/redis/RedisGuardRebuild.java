@@ -1,18 +1,16 @@
 package org.concurrentbloom.redis;
 
-import static org.concurrentbloom.redis.RedisBloomFilter.ascii;
-import static org.concurrentbloom.redis.RedisGuardFilters.parse;
+import static org.concurrentbloom.redis.RedisCodec.ascii;
+import static org.concurrentbloom.redis.RedisCodec.number;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
 import org.concurrentbloom.BloomFilter;
-import org.concurrentbloom.FilterType;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.ScanResult;
 import org.concurrentbloom.internal.BitIndexer;
-import org.concurrentbloom.internal.FilterWords;
 
 /**
  * One rebuild of a shared guard, holding the rebuild lock: registers a new generation as pending
@@ -46,12 +44,9 @@ final class RedisGuardRebuild<K> implements GuardFilters.Rebuild<K> {
 
   @Override
   public GuardFilters.Candidate<K> begin(BloomFilter<K> loaded, OptionalLong watermark) {
-    if (loaded.filterType() != FilterType.STANDARD) {
-      throw new IllegalArgumentException("only a standard-layout filter can be kept in Redis, not "
-          + loaded.filterType().shortName());
-    }
-    BitIndexer<K> indexer = BitIndexer.withShape(filters.spec.funnel(), loaded.bitSize(), loaded.hashFunctions());
-    byte[] bits = RedisBits.toRedis(FilterWords.copyOf(loaded), loaded.bitSize());
+    LocalCopy.requireStandardLayout(loaded, "only a standard-layout filter can be kept in Redis, not ");
+    BitIndexer<K> indexer = LocalCopy.indexerOf(filters.spec.funnel(), loaded);
+    byte[] bits = LocalCopy.redisBits(loaded);
     return register(indexer, loaded.expectedInsertions(), loaded.count(), bits, watermark, true);
   }
 
@@ -61,27 +56,28 @@ final class RedisGuardRebuild<K> implements GuardFilters.Rebuild<K> {
     if (registered != null) {
       throw new IllegalStateException("a rebuild registers one generation");
     }
-    long number = filters.nextGeneration();
+    long number = filters.store.nextGeneration();
     GuardKeys keys = filters.keys;
     GuardGeneration<K> gen = new GuardGeneration<>(number, indexer, capacity, filters.spec.fpp(), keys.bits(number),
         keys.meta(number));
-    long[] state = filters.readState();
+    long[] state = filters.store.readState();
     for (int attempt = 0; attempt < RedisGuardFilters.MAX_ATTEMPTS; attempt++) {
       List<byte[]> keyList = new ArrayList<>(6);
       Collections.addAll(keyList, keys.state, keys.lock, gen.bitsKey(), gen.metaKey());
       if (state[1] != 0) {
         Collections.addAll(keyList, keys.bits(state[1]), keys.meta(state[1]));
       }
-      List<byte[]> args = List.of(lock.token, ascii(state[1]), gen.numberArg(),
-          ascii(RedisBloomFilter.FORMAT_VERSION), ascii(BitIndexer.STRATEGY.id()), gen.bitsArg(),
-          gen.hashFunctionsArg(), ascii(capacity), ascii(Double.toString(filters.spec.fpp())), ascii(count), bits);
+      List<byte[]> args = new ArrayList<>(11);
+      Collections.addAll(args, lock.token, ascii(state[1]), gen.numberArg());
+      args.addAll(StoredShape.args(indexer.bitSize(), indexer.hashFunctions()));
+      Collections.addAll(args, ascii(capacity), ascii(Double.toString(filters.spec.fpp())), ascii(count), bits);
       Object reply = filters.calls.eval(Script.GUARD_REGISTER, keyList, args, "register a generation of guard "
           + keys.name);
       if (reply instanceof List<?> changed) { // another pending generation than we read: read it again
-        state = new long[] {parse(changed.get(0)), parse(changed.get(1))};
+        state = new long[] {number(changed.get(0)), number(changed.get(1))};
         continue;
       }
-      registered = new RedisCandidate(gen, parse(reply), watermark, countNew);
+      registered = new RedisCandidate(gen, number(reply), watermark, countNew);
       return registered;
     }
     throw new RedisFilterException("guard " + keys.name + ": the pending generation changed "

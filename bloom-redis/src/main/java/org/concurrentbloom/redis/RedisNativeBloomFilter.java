@@ -1,18 +1,14 @@
 package org.concurrentbloom.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.concurrentbloom.Funnel;
-import org.concurrentbloom.Funnels;
 import org.concurrentbloom.internal.BitIndexer;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -42,18 +38,6 @@ import redis.clients.jedis.exceptions.JedisException;
  * @param <T> the type of item
  */
 public final class RedisNativeBloomFilter<T> {
-  /** The server's Bloom commands, sent as raw commands with binary arguments. */
-  private enum Bf implements ProtocolCommand {
-    RESERVE, ADD, MADD, EXISTS, MEXISTS, CARD, INFO;
-
-    private final byte[] raw = ("BF." + name()).getBytes(StandardCharsets.US_ASCII);
-
-    @Override
-    public byte[] getRaw() {
-      return raw;
-    }
-  }
-
   private static final String PARAMS_SUFFIX = ":bloom-params";
   /** RedisBloom's default expansion. */
   public static final int DEFAULT_EXPANSION = 2;
@@ -62,21 +46,16 @@ public final class RedisNativeBloomFilter<T> {
   private final String key;
   private final byte[] rawKey;
   private final Funnel<? super T> funnel;
-  private final long expectedInsertions;
-  private final double fpp;
-  private final int expansion;
-  private final boolean nonScaling;
+  private final NativeShape shape;
   private final boolean created;
 
-  private RedisNativeBloomFilter(Builder<T> b, boolean created) {
-    this.redis = b.redis;
-    this.key = b.key;
-    this.rawKey = b.key.getBytes(StandardCharsets.UTF_8);
-    this.funnel = b.funnel;
-    this.expectedInsertions = b.expectedInsertions;
-    this.fpp = b.fpp;
-    this.expansion = b.expansion;
-    this.nonScaling = b.nonScaling;
+  private RedisNativeBloomFilter(UnifiedJedis redis, String key, Funnel<? super T> funnel, NativeShape shape,
+      boolean created) {
+    this.redis = redis;
+    this.key = key;
+    this.rawKey = RedisCodec.utf8(key);
+    this.funnel = funnel;
+    this.shape = shape;
     this.created = created;
   }
 
@@ -199,17 +178,10 @@ public final class RedisNativeBloomFilter<T> {
         throw new RedisFilterException("this Redis server has no BF.* commands (they come with Redis 8, Redis"
             + " Stack or the RedisBloom module); RedisBloomFilter works on any Redis 7 without them");
       }
-      List<byte[]> args = new ArrayList<>(List.of(key.getBytes(StandardCharsets.UTF_8), ascii(Double.toString(fpp)),
-          ascii(Long.toString(expectedInsertions))));
-      if (nonScaling) {
-        args.add(ascii("NONSCALING"));
-      } else {
-        args.add(ascii("EXPANSION"));
-        args.add(ascii(Integer.toString(expansion)));
-      }
+      NativeShape shape = new NativeShape(expectedInsertions, fpp, expansion, nonScaling);
       boolean created;
       try {
-        redis.sendCommand(args.get(0), Bf.RESERVE, args.toArray(new byte[0][]));
+        BfCommand.RESERVE.send(redis, RedisCodec.utf8(key), shape.reserveArgs());
         created = true;
       } catch (JedisException e) {
         if (!String.valueOf(e.getMessage()).contains("item exists")) {
@@ -217,7 +189,7 @@ public final class RedisNativeBloomFilter<T> {
         }
         created = false;
       }
-      RedisNativeBloomFilter<T> filter = new RedisNativeBloomFilter<>(this, created);
+      RedisNativeBloomFilter<T> filter = new RedisNativeBloomFilter<>(redis, key, funnel, shape, created);
       if (created) {
         filter.writeParams();
       } else {
@@ -227,18 +199,9 @@ public final class RedisNativeBloomFilter<T> {
     }
   }
 
-  private Map<String, String> params() {
-    Map<String, String> p = new HashMap<>();
-    p.put("capacity", Long.toString(expectedInsertions));
-    p.put("error", Double.toString(fpp));
-    p.put("expansion", nonScaling ? "0" : Integer.toString(expansion));
-    p.put("nonscaling", nonScaling ? "1" : "0");
-    return p;
-  }
-
   private void writeParams() {
     try {
-      redis.hset(key + PARAMS_SUFFIX, params());
+      redis.hset(key + PARAMS_SUFFIX, shape.params());
     } catch (JedisException e) {
       throw JedisAdapter.fail("record the parameters of " + key, e);
     }
@@ -250,54 +213,12 @@ public final class RedisNativeBloomFilter<T> {
     Object info;
     try {
       stored = redis.hgetAll(key + PARAMS_SUFFIX);
-      info = redis.sendCommand(rawKey, Bf.INFO, rawKey);
+      info = BfCommand.INFO.send(redis, rawKey);
     } catch (JedisException e) {
       throw new RedisFilterMismatchException("BF.RESERVE " + key + " refused: the key exists and is not a BF filter"
           + " (" + e.getMessage() + ")", e);
     }
-    if (!stored.isEmpty()) {
-      Map<String, String> wanted = params();
-      if (!wanted.equals(stored)) {
-        throw new RedisFilterMismatchException("BF filter " + key + " was reserved with " + stored + ", not "
-            + wanted + "; delete it or use its parameters");
-      }
-      return;
-    }
-    // Reserved by another client: BF.INFO reports the total capacity and the expansion, not the error rate.
-    Map<String, Long> fields = infoFields(info);
-    long filters = fields.getOrDefault("Number of filters", 1L);
-    Long rate = fields.get("Expansion rate");
-    long e = rate == null ? 0 : rate;
-    long firstCapacity = fields.getOrDefault("Capacity", -1L);
-    if (filters > 1 && e > 1) {
-      long sum = 0;
-      long term = 1;
-      for (long i = 0; i < filters; i++) {
-        sum += term;
-        term *= e;
-      }
-      firstCapacity = fields.get("Capacity") / sum;
-    }
-    boolean storedNonScaling = rate == null || e == 0;
-    if (firstCapacity != expectedInsertions || storedNonScaling != nonScaling || (!nonScaling && e != expansion)) {
-      throw new RedisFilterMismatchException("BF filter " + key + " has capacity " + firstCapacity + (storedNonScaling
-          ? ", non-scaling" : ", expansion " + e) + " (BF.INFO " + fields + "), not capacity " + expectedInsertions
-          + (nonScaling ? ", non-scaling" : ", expansion " + expansion) + "; delete it or use its parameters");
-    }
-  }
-
-  /** BF.INFO's name/value pairs, the numeric ones. */
-  private static Map<String, Long> infoFields(Object info) {
-    Map<String, Long> fields = new HashMap<>();
-    if (info instanceof List<?> list) {
-      for (int i = 0; i + 1 < list.size(); i += 2) {
-        String name = list.get(i) instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(list.get(i));
-        if (list.get(i + 1) instanceof Long v) {
-          fields.put(name, v);
-        }
-      }
-    }
-    return fields;
+    shape.check(key, stored, info);
   }
 
   private byte[] item(T item) {
@@ -306,22 +227,12 @@ public final class RedisNativeBloomFilter<T> {
 
   /** BF.ADD of the item's funnelled bytes: true iff it was new to the filter. @throws RedisFilterException if Redis fails */
   public boolean add(T item) {
-    byte[] encoded = item(item);
-    try {
-      return isOne(redis.sendCommand(rawKey, Bf.ADD, rawKey, encoded));
-    } catch (JedisException e) {
-      throw JedisAdapter.fail("BF.ADD " + key, e);
-    }
+    return isOne(send(BfCommand.ADD, item(item)));
   }
 
   /** BF.EXISTS: false iff the item was definitely never added. @throws RedisFilterException if Redis fails */
   public boolean mightContain(T item) {
-    byte[] encoded = item(item);
-    try {
-      return isOne(redis.sendCommand(rawKey, Bf.EXISTS, rawKey, encoded));
-    } catch (JedisException e) {
-      throw JedisAdapter.fail("BF.EXISTS " + key, e);
-    }
+    return isOne(send(BfCommand.EXISTS, item(item)));
   }
 
   /**
@@ -331,12 +242,12 @@ public final class RedisNativeBloomFilter<T> {
    * @throws RedisFilterException if Redis fails
    */
   public int addAll(Iterable<? extends T> items) {
-    return countOnes(batch(Bf.MADD, encodeAll(items)));
+    return countOnes(batch(BfCommand.MADD, encodeAll(items)));
   }
 
   /** BF.MADD of {@code add(Long)}'s bytes. @throws IllegalStateException unless the funnel is the long funnel */
   public int addAll(long[] keys) {
-    return countOnes(batch(Bf.MADD, encodeLongs(keys)));
+    return countOnes(batch(BfCommand.MADD, encodeLongs(keys)));
   }
 
   /**
@@ -345,25 +256,24 @@ public final class RedisNativeBloomFilter<T> {
    * @throws RedisFilterException if Redis fails
    */
   public boolean[] mightContainAll(Iterable<? extends T> items) {
-    return answers(batch(Bf.MEXISTS, encodeAll(items)));
+    return answers(batch(BfCommand.MEXISTS, encodeAll(items)));
   }
 
   /** BF.MEXISTS of {@code mightContain(Long)}'s bytes. @throws IllegalStateException unless the long funnel */
   public boolean[] mightContainAll(long[] keys) {
-    return answers(batch(Bf.MEXISTS, encodeLongs(keys)));
+    return answers(batch(BfCommand.MEXISTS, encodeLongs(keys)));
   }
 
-  private List<?> batch(Bf command, List<byte[]> encoded) {
-    if (encoded.isEmpty()) {
-      return List.of();
-    }
-    List<byte[]> args = new ArrayList<>(encoded.size() + 1);
-    args.add(rawKey);
-    args.addAll(encoded);
+  private List<?> batch(BfCommand command, List<byte[]> encoded) {
+    return encoded.isEmpty() ? List.of() : (List<?>) send(command, encoded.toArray(new byte[0][]));
+  }
+
+  /** {@code BF.COMMAND key args...}; a failure as the filters' exception, naming the command and key. */
+  private Object send(BfCommand command, byte[]... args) {
     try {
-      return (List<?>) redis.sendCommand(rawKey, command, args.toArray(new byte[0][]));
+      return command.send(redis, rawKey, args);
     } catch (JedisException e) {
-      throw JedisAdapter.fail(new String(command.getRaw(), StandardCharsets.US_ASCII) + " " + key, e);
+      throw JedisAdapter.fail(command.commandName() + " " + key, e);
     }
   }
 
@@ -376,26 +286,14 @@ public final class RedisNativeBloomFilter<T> {
     return encoded;
   }
 
-  @SuppressWarnings("unchecked")
   private List<byte[]> encodeLongs(long[] keys) {
-    Objects.requireNonNull(keys, "keys");
-    if (funnel != Funnels.longFunnel()) {
-      throw new IllegalStateException("long[] batches need a filter built with Funnels.longFunnel(), not " + funnel);
-    }
-    List<byte[]> encoded = new ArrayList<>(keys.length);
-    for (long k : keys) {
-      encoded.add(item((T) Long.valueOf(k)));
-    }
-    return encoded;
+    List<T> boxed = ItemBatches.longKeys(funnel, keys);
+    return encodeAll(boxed);
   }
 
   /** BF.CARD: the number of items added (adds that returned true). @throws RedisFilterException if Redis fails */
   public long count() {
-    try {
-      return (Long) redis.sendCommand(rawKey, Bf.CARD, rawKey);
-    } catch (JedisException e) {
-      throw JedisAdapter.fail("BF.CARD " + key, e);
-    }
+    return (Long) send(BfCommand.CARD);
   }
 
   /**
@@ -405,12 +303,8 @@ public final class RedisNativeBloomFilter<T> {
    * @throws RedisFilterException if Redis fails
    */
   public void clear() {
-    String reserve = nonScaling ? "'NONSCALING'" : "'EXPANSION', ARGV[3]";
-    byte[] script = ("redis.call('DEL', KEYS[1]) return redis.call('BF.RESERVE', KEYS[1], ARGV[1], ARGV[2], "
-        + reserve + ")").getBytes(StandardCharsets.US_ASCII);
     try {
-      redis.eval(script, List.of(rawKey), List.of(ascii(Double.toString(fpp)), ascii(Long.toString(expectedInsertions)),
-          ascii(Integer.toString(expansion))));
+      redis.eval(shape.clearScript(), List.of(rawKey), shape.clearArgs());
     } catch (JedisException e) {
       throw JedisAdapter.fail("clear " + key, e);
     }
@@ -438,26 +332,22 @@ public final class RedisNativeBloomFilter<T> {
 
   /** The capacity of the first sub-filter. */
   public long expectedInsertions() {
-    return expectedInsertions;
+    return shape.capacity();
   }
 
   /** The error rate. */
   public double fpp() {
-    return fpp;
+    return shape.fpp();
   }
 
   /** The expansion factor; 0 for a non-scaling filter. */
   public int expansion() {
-    return nonScaling ? 0 : expansion;
+    return shape.nonScaling() ? 0 : shape.expansion();
   }
 
   /** The bytes this filter sends for {@code item}: its funnel's, as any client would send them. */
   byte[] encoded(T item) {
     return item(item);
-  }
-
-  private static byte[] ascii(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
   }
 
   /** 1 over RESP2, true over RESP3. */
@@ -483,7 +373,7 @@ public final class RedisNativeBloomFilter<T> {
 
   @Override
   public String toString() {
-    return "RedisNativeBloomFilter[key=" + key + ", expectedInsertions=" + expectedInsertions + ", fpp=" + fpp
-        + (nonScaling ? ", non-scaling" : ", expansion=" + expansion) + "]";
+    return "RedisNativeBloomFilter[key=" + key + ", expectedInsertions=" + shape.capacity() + ", fpp=" + shape.fpp()
+        + (shape.nonScaling() ? ", non-scaling" : ", expansion=" + shape.expansion()) + "]";
   }
 }

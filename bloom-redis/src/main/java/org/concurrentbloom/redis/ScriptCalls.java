@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Runs {@link Script}s by SHA, one at a time or pipelined, loading a script into a node's cache when that
@@ -15,17 +16,17 @@ final class ScriptCalls {
   /** One script call on one partition: KEYS = {bits, meta}. */
   record Call(Script script, byte[] bitsKey, byte[] metaKey, List<byte[]> args) {}
 
-  /** Wait, after writes, until this many replicas of each written partition have acknowledged them. */
+  /**
+   * Wait, after writes, until this many replicas of each written partition have acknowledged them.
+   * Redis acknowledges a write before replicating it; a WAIT in the same pipeline, on the connection
+   * that wrote, makes an acknowledged add one that is on that many replicas and survives a failover.
+   */
   record Replication(int replicas, long timeoutMillis) {}
 
   private final RedisClientAdapter redis;
 
   ScriptCalls(RedisClientAdapter redis) {
     this.redis = redis;
-  }
-
-  RedisClientAdapter client() {
-    return redis;
   }
 
   /** Runs one call: one round trip (two plus a SCRIPT LOAD when the node lacks the script). */
@@ -91,7 +92,7 @@ final class ScriptCalls {
         Map<String, Call> toLoad = new LinkedHashMap<>();
         for (int i : round.missing) {
           Call c = calls.get(i);
-          toLoad.putIfAbsent(c.script().name + '\n' + RedisBloomFilter.utf8(c.bitsKey()), c);
+          toLoad.putIfAbsent(c.script().name + '\n' + RedisCodec.text(c.bitsKey()), c);
         }
         for (Call c : toLoad.values()) {
           redis.scriptLoad(c.script().source, c.bitsKey());
@@ -113,7 +114,7 @@ final class ScriptCalls {
     for (int i : todo) {
       Call c = calls.get(i);
       commands.add(new RedisClientAdapter.EvalSha(c.script().sha, List.of(c.bitsKey(), c.metaKey()), c.args()));
-      written.putIfAbsent(RedisBloomFilter.utf8(c.bitsKey()), c.bitsKey());
+      written.putIfAbsent(RedisCodec.text(c.bitsKey()), c.bitsKey());
     }
     List<String> waitedKeys = new ArrayList<>();
     if (replication != null) {
@@ -137,7 +138,7 @@ final class ScriptCalls {
         }
       } else {
         results[todo.get(j)] = reply;
-        applied.put(RedisBloomFilter.utf8(c.bitsKey()), true);
+        applied.put(RedisCodec.text(c.bitsKey()), true);
       }
     }
     if (firstFailure != null) {
@@ -157,6 +158,18 @@ final class ScriptCalls {
       }
     }
     return new Round(missing, shortfall);
+  }
+
+  /**
+   * Runs one plain command (not a script) of the adapter; a client failure becomes the filters'
+   * exception, saying what was being done.
+   */
+  static <R> R command(String what, Supplier<R> command) {
+    try {
+      return command.get();
+    } catch (RedisCallException e) {
+      throw translate(what, e);
+    }
   }
 
   /** The exception a filter throws for a client failure; our scripts' errors start with "BLOOM". */

@@ -1,13 +1,28 @@
 package org.concurrentbloom.redis;
 
+import static org.concurrentbloom.redis.RedisCodec.ascii;
+
+import java.util.List;
 import java.util.Map;
 import org.concurrentbloom.internal.BitIndexer;
 
 /**
  * The shape in a partition's metadata hash, as {@code attach} reads it: parsed and checked, every
- * problem reported as a {@link RedisFilterMismatchException} naming the field and value.
+ * problem reported as a {@link RedisFilterMismatchException} naming the field and value. Also the
+ * shape as the scripts receive it, so that what is written and what is checked come from one place.
+ * Immutable; any thread.
  */
 record StoredShape(long bits, int hashFunctions, int partitions, long expectedInsertions, double fpp) {
+  /** The only hash strategy kept in Redis: the standard layout's, whose indexes the scripts receive. */
+  private static final int STRATEGY = BitIndexer.STRATEGY.id();
+
+  /**
+   * The format version, strategy, m and k, in that order: the start of the shape every filter script
+   * checks against the metadata (shape.lua), and of a guard generation's registration.
+   */
+  static List<byte[]> args(long bits, int hashFunctions) {
+    return List.of(ascii(RedisBloomFilter.FORMAT_VERSION), ascii(STRATEGY), ascii(bits), ascii(hashFunctions));
+  }
 
   static StoredShape parse(String name, Map<String, String> meta) {
     int version = (int) number(name, meta, "version");
@@ -16,9 +31,9 @@ record StoredShape(long bits, int hashFunctions, int partitions, long expectedIn
           + "; this library reads version " + RedisBloomFilter.FORMAT_VERSION);
     }
     long strategy = number(name, meta, "strategy");
-    if (strategy != BitIndexer.STRATEGY.id()) {
+    if (strategy != STRATEGY) {
       throw new RedisFilterMismatchException("filter \"" + name + "\" uses hash strategy " + strategy
-          + "; only the standard layout's strategy " + BitIndexer.STRATEGY.id() + " is kept in Redis");
+          + "; only the standard layout's strategy " + STRATEGY + " is kept in Redis");
     }
     long bits = number(name, meta, "m");
     long k = number(name, meta, "k");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.concurrentbloom.redis.TestKeys.keys;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -261,12 +262,44 @@ class RedisBloomFilterTest {
     // keys per partition of capacity 10,000 (about 0.008 and 0.013).
     assertThat(f.estimatedFpp()).isBetween(0.006, 0.015);
     assertThatThrownBy(f::download).isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> f.writeTo(new ByteArrayOutputStream())).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> f.writeTo(new ByteArrayOutputStream())).isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("has 4 partitions").hasMessageContaining("partitions(1)");
     RedisBloomFilter<CharSequence> attached = RedisBloomFilter.attach(redis, name, Funnels.stringFunnel());
     assertThat(attached.partitions()).isEqualTo(4);
     assertThat(attached.mightContain("p123")).isTrue();
     redis.del(FilterKeys.metaKey(name, 3));
     assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name, Funnels.stringFunnel()))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining(":p3}");
+  }
+
+  @Test
+  void writeToRoundTripsAOnePartitionFilterAndRefusesAPartitionedOneSayingHowToGetTheDataOut() throws IOException {
+    RedisBloomFilter<CharSequence> one = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 2_000, 0.01);
+    one.addAll(keys("w", 1_500));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    one.writeTo(out);
+    BloomFilter<CharSequence> read =
+        BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()), Funnels.stringFunnel());
+    assertThat(read.bitSize()).isEqualTo(one.bitSize());
+    assertThat(read.hashFunctions()).isEqualTo(one.hashFunctions());
+    assertThat(read.count()).isEqualTo(one.count());
+    assertThat(read.expectedInsertions()).isEqualTo(one.expectedInsertions());
+    assertThat(read.fpp()).isEqualTo(one.fpp());
+    List<String> probes = keys("w", 6_000);
+    boolean[] remote = one.mightContainAll(probes);
+    for (int i = 0; i < probes.size(); i++) {
+      assertThat(read.mightContain(probes.get(i))).as(probes.get(i)).isEqualTo(remote[i]);
+    }
+    assertThat(fileBytes(read)).isEqualTo(out.toByteArray());
+
+    RedisBloomFilter<CharSequence> split = RedisBloomFilter.<CharSequence>builder(redis, name + ":split",
+        Funnels.stringFunnel()).expectedInsertions(2_000).partitions(3).create();
+    split.add("w1");
+    assertThat(split.partitions()).isEqualTo(3);
+    ByteArrayOutputStream refused = new ByteArrayOutputStream();
+    assertThatThrownBy(() -> split.writeTo(refused)).isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining(name + ":split").hasMessageContaining("has 3 partitions")
+        .hasMessageContaining("create a filter with partitions(1)");
+    assertThat(refused.size()).isZero();
   }
 }

@@ -1,0 +1,73 @@
+package org.concurrentbloom.redis;
+
+import static org.concurrentbloom.redis.RedisCodec.ascii;
+import static org.concurrentbloom.redis.RedisCodec.text;
+
+import java.util.List;
+import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.FilterType;
+import org.concurrentbloom.Funnel;
+import org.concurrentbloom.internal.BitIndexer;
+import org.concurrentbloom.internal.FilterWords;
+
+/**
+ * Copies between a core {@link BloomFilter} and one Redis bit string: a filter's upload and download,
+ * and a guard generation registered from a loaded snapshot. Only the standard layout is copied, because
+ * only its bit indexes are the offsets the scripts set (PartitionCalls). Stateless; any thread may call
+ * it. A local filter's adds that finish before a copy starts are in it; concurrent ones may not be.
+ */
+final class LocalCopy {
+  private LocalCopy() {}
+
+  /**
+   * @throws IllegalArgumentException with {@code refusal} followed by the layout's name, unless
+   *     {@code local} has the standard layout
+   */
+  static void requireStandardLayout(BloomFilter<?> local, String refusal) {
+    if (local.filterType() != FilterType.STANDARD) {
+      throw new IllegalArgumentException(refusal + local.filterType().shortName());
+    }
+  }
+
+  /** The indexes of {@code local}'s shape, for items of {@code funnel}. */
+  static <T> BitIndexer<T> indexerOf(Funnel<? super T> funnel, BloomFilter<?> local) {
+    return BitIndexer.withShape(funnel, local.bitSize(), local.hashFunctions());
+  }
+
+  /** {@code local}'s bits as the Redis string of its m bits. */
+  static byte[] redisBits(BloomFilter<?> local) {
+    return RedisBits.toRedis(FilterWords.copyOf(local), local.bitSize());
+  }
+
+  /**
+   * Stores {@code local} in the one partition of {@code target}, in one script (upload.lua) that
+   * refuses to overwrite anything. n and p are {@code local}'s.
+   */
+  static <T> void upload(PartitionCalls<T> target, BloomFilter<T> local) {
+    long count = local.count();
+    byte[] bits = redisBits(local);
+    List<byte[]> args = target.withShape(ascii(local.expectedInsertions()), ascii(Double.toString(local.fpp())),
+        ascii(count), bits);
+    target.write(target.onFirst(Script.UPLOAD, args), "upload");
+  }
+
+  /**
+   * The one partition of {@code target}, read at one instant (snapshot.lua), as a standard filter with
+   * this n and p.
+   *
+   * @throws RedisFilterException if Redis fails or the stored bits are corrupt
+   */
+  static <T> BloomFilter<T> download(PartitionCalls<T> target, long expectedInsertions, double fpp) {
+    List<?> fields = (List<?>) target.read(target.onFirst(Script.SNAPSHOT, target.withShape()), "download");
+    BitIndexer<T> indexer = target.indexer();
+    try {
+      long count = Long.parseLong(text(fields.get(2)));
+      long[] words = RedisBits.toWords((byte[]) fields.get(3), indexer.bitSize());
+      return FilterWords.standardFilter(indexer.funnel(), indexer.bitSize(), indexer.hashFunctions(),
+          expectedInsertions, fpp, count, words);
+    } catch (IllegalArgumentException e) {
+      throw new RedisFilterException("download " + target.name() + " failed: the stored filter is corrupt: "
+          + e.getMessage(), e);
+    }
+  }
+}
