@@ -2,14 +2,12 @@ package org.concurrentbloom.redis;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.MembershipFilter;
-import org.concurrentbloom.redis.ScriptCalls.Replication;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -123,69 +121,13 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   }
 
   /** Describes a Redis filter before it is created or attached. Not thread-safe; the filters are. */
-  public static final class Builder<T> {
-    // Read by FilterOpener, on this builder's thread.
-    final RedisClientAdapter redis;
-    final String name;
-    final Funnel<? super T> funnel;
-    long expectedInsertions;
-    boolean expectedInsertionsSet;
-    double fpp = 0.01;
-    int partitions = 1;
-    Replication replication;
-
+  public static final class Builder<T> extends RedisFilterSettings<T> {
     private Builder(RedisClientAdapter redis, String name, Funnel<? super T> funnel) {
-      this.redis = Objects.requireNonNull(redis, "redis");
-      FilterKeys.checkName(name);
-      this.name = name;
-      this.funnel = Objects.requireNonNull(funnel, "funnel");
+      super(redis, name, funnel);
     }
 
-    /**
-     * n, the number of distinct items the whole filter must hold at its target fpp: required for
-     * {@link #create()}, which rejects values below 1.
-     */
-    public Builder<T> expectedInsertions(long expectedInsertions) {
-      this.expectedInsertions = expectedInsertions;
-      this.expectedInsertionsSet = true;
-      return this;
-    }
-
-    /** p, the false-positive probability at n items, in (0, 1); {@link #create()} checks it. Defaults to 0.01. */
-    public Builder<T> fpp(double fpp) {
-      this.fpp = fpp;
-      return this;
-    }
-
-    /**
-     * Splits the filter into {@code partitions} filters of ceil(n / partitions) items each, each in its
-     * own Redis Cluster hash slot, so that the filter spreads over the masters and may exceed 2^32 bits.
-     * Defaults to 1. A partitioned filter cannot be uploaded, downloaded or written to a stream.
-     *
-     * @throws IllegalArgumentException unless 1 &le; partitions &le; 65536
-     */
-    public Builder<T> partitions(int partitions) {
-      FilterKeys.checkPartitions(partitions);
-      this.partitions = partitions;
-      return this;
-    }
-
-    /**
-     * After every write, waits until at least {@code replicas} replicas of the written partition have
-     * acknowledged it (Redis WAIT, in the same pipeline as the write), so that an add that returned
-     * survives a failover. If fewer acknowledge within {@code timeout} the write throws
-     * {@link RedisFilterException} (it has been applied on the master). Off by default.
-     *
-     * @throws IllegalArgumentException if {@code replicas < 1} or the timeout is not positive
-     */
-    public Builder<T> waitForReplicas(int replicas, Duration timeout) {
-      if (replicas < 1) {
-        throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
-      }
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
-      }
-      this.replication = new Replication(replicas, timeout.toMillis());
+    @Override
+    Builder<T> self() {
       return this;
     }
 
