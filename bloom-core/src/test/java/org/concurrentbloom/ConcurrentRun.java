@@ -186,12 +186,19 @@ public final class ConcurrentRun implements AutoCloseable {
     }
   }
 
-  /** If the run was started and not finished (the caller failed first), stops and interrupts its threads. */
+  /**
+   * If the run was started and not finished (the caller failed first), stops and interrupts its threads
+   * and waits a moment for them. An interrupt of the caller during that wait is kept for the caller.
+   */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     if (started && !finished) {
       finished = true;
-      stopAndInterrupt();
+      try {
+        stopAndInterrupt();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
