@@ -35,9 +35,10 @@ import org.openjdk.jcstress.infra.results.ZZZZZ_Result;
  * meanwhile. The faulty query makes (true, *, false) or (*, true, false) in the first three answers
  * whenever one of x's bits lands in T after the copy read its word, all of them before a query, and
  * the query after the swap runs before the add's redo in S. Four words, with x's three bits in three
- * of them, give the add's three CASes more chances to straddle the copy than one word does: on a copy
- * of bloom-core whose query trusts a sealed table this showed the forbidden outcome about 11 times in
- * 850,000 samples (one word: 3 in 800,000); on the real code, never.
+ * of them, give the add's three CASes more chances to straddle the copy than one word does. On a copy
+ * of bloom-core whose query trusts a sealed table this showed the forbidden outcome 17 times in
+ * 825,000 samples with C1 and 35 times in 950,000 with C2 and its scheduling-stress flags (one word,
+ * C1: 3 in 800,000); on the real code, never (0 in 805,000 and in 989,000).
  *
  * <p>Result: (mightContain(x) twice before the swap, once after it, then mightContain(x) and
  * mightContain(z) after both actors).
