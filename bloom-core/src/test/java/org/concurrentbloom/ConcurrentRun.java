@@ -162,8 +162,10 @@ public final class ConcurrentRun implements AutoCloseable {
         t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos())));
       }
     }
+    // Past the deadline with bounded tasks still running, those are the hung ones (the background tasks
+    // have only just been told to stop); otherwise whatever outlived the joins.
     List<Thread> hung = new ArrayList<>();
-    for (Thread t : threads) {
+    for (Thread t : inTime ? threads : threads.subList(0, bounded.size())) {
       if (t.isAlive()) {
         hung.add(t);
       }

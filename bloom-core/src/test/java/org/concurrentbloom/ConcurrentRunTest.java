@@ -34,13 +34,16 @@ class ConcurrentRunTest {
   @Timeout(30)
   void aTaskExceptionFailsTheRunAndInterruptsTheOthers() {
     CountDownLatch never = new CountDownLatch(1);
+    CountDownLatch waiting = new CountDownLatch(1);
     AtomicInteger interrupted = new AtomicInteger();
     ConcurrentRun run = new ConcurrentRun(Duration.ofMinutes(5)) // far beyond @Timeout: must not be waited for
         .task(() -> {
+          waiting.await(); // fail once the other task is on its way to wait forever
           throw new IllegalStateException("boom");
         })
         .task(() -> {
           try {
+            waiting.countDown();
             never.await();
           } catch (InterruptedException e) {
             interrupted.incrementAndGet();
@@ -69,6 +72,11 @@ class ConcurrentRunTest {
             interrupted.incrementAndGet();
           }
         });
+    run.background(() -> { // told to stop at the timeout, so not named among the hung threads
+      while (!run.stopping()) {
+        Thread.onSpinWait();
+      }
+    });
     assertThatThrownBy(run::run).isInstanceOf(AssertionError.class)
         .hasMessageContaining("timed out after PT0.3S")
         .hasMessageContaining("still running [run-task-1]")
