@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.stream.IntStream;
@@ -32,7 +31,7 @@ abstract class BloomFilterContractTest extends MembershipFilterContractTest {
   }
 
   @Test
-  void countFillRatioAndEstimatesAgreeWithTheLoad() {
+  final void countFillRatioAndEstimatesAgreeWithTheLoad() {
     BloomFilter<Integer> f = create(Funnels.integerFunnel(), 20_000, 0.01);
     assertThat(f.fillRatio()).isZero();
     assertThat(f.approximateElementCount()).isZero();
@@ -48,7 +47,7 @@ abstract class BloomFilterContractTest extends MembershipFilterContractTest {
   }
 
   @Test
-  void mergeIsUnionAndSumsCounts() {
+  final void mergeIsUnionAndSumsCounts() {
     BloomFilter<CharSequence> a = strings(1_000, 0.01);
     BloomFilter<CharSequence> b = strings(1_000, 0.01);
     for (int i = 0; i < 300; i++) {
@@ -68,7 +67,7 @@ abstract class BloomFilterContractTest extends MembershipFilterContractTest {
   }
 
   @Test
-  void mergeOfIncompatibleFiltersNamesBothShapes() {
+  final void mergeOfIncompatibleFiltersNamesBothShapes() {
     BloomFilter<CharSequence> a = strings(1_000, 0.01);
     BloomFilter<CharSequence> b = strings(2_000, 0.01);
     a.add("kept");
@@ -81,7 +80,7 @@ abstract class BloomFilterContractTest extends MembershipFilterContractTest {
   }
 
   @Test
-  void copyIsIndependent() {
+  final void copyIsIndependent() {
     BloomFilter<CharSequence> original = strings(1_000, 0.01);
     original.add("shared");
     BloomFilter<CharSequence> copy = original.copy();
@@ -94,43 +93,37 @@ abstract class BloomFilterContractTest extends MembershipFilterContractTest {
     assertThat(original.count()).isEqualTo(2);
   }
 
+  /**
+   * Beyond {@link MembershipFilterContractTest#writeThenReadAnswersIdentically}, which every filter
+   * passes: a file keeps the hash function count too.
+   */
   @Test
-  void writeThenReadAnswersIdentically() throws IOException {
+  final void writeThenReadKeepsTheHashFunctionCount() throws IOException {
     BloomFilter<CharSequence> f = strings(5_000, 0.02);
     for (int i = 0; i < 5_000; i++) {
       f.add("user" + i + "@example.com");
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    BloomFilter<CharSequence> loaded = BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()),
+    BloomFilter<CharSequence> loaded = BloomFilter.readFrom(new ByteArrayInputStream(bytes(f)),
         Funnels.stringFunnel());
-    assertThat(loaded.bitSize()).isEqualTo(f.bitSize());
     assertThat(loaded.hashFunctions()).isEqualTo(f.hashFunctions());
-    assertThat(loaded.count()).isEqualTo(f.count());
-    assertThat(loaded.expectedInsertions()).isEqualTo(5_000);
-    assertThat(loaded.fpp()).isEqualTo(0.02);
-    for (int i = 0; i < 20_000; i++) {
-      String key = "user" + i + "@example.com";
-      assertThat(loaded.mightContain(key)).isEqualTo(f.mightContain(key));
-    }
+    assertThat(loaded.currentWords()).isEqualTo(f.currentWords());
   }
 
+  /**
+   * Beyond {@link MembershipFilterContractTest#rejectsBadSizingArgumentsNamingTheValue}: the message
+   * names the parameter, and a size past the bit array limit is refused naming both.
+   */
   @Test
-  void rejectsBadSizingArgumentsNamingTheValue() {
+  final void rejectsSizesPastTheBitLimitNamingTheParameter() {
     assertThatThrownBy(() -> strings(0, 0.01)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("expectedInsertions").hasMessageContaining("was 0");
-    assertThatThrownBy(() -> strings(-5, 0.01)).hasMessageContaining("was -5");
-    for (double p : new double[] {0.0, 1.0, -0.1, 1.5, Double.NaN, Double.POSITIVE_INFINITY}) {
-      assertThatThrownBy(() -> strings(100, p)).isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("fpp").hasMessageContaining("was " + p);
-    }
     assertThatThrownBy(() -> strings(Long.MAX_VALUE / 2, 0.01)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("expectedInsertions=" + Long.MAX_VALUE / 2)
         .hasMessageContaining("limit of " + Sizing.MAX_BITS);
   }
 
   @Test
-  void batchesAnswerExactlyAsSingleOperations() {
+  final void batchesAnswerExactlyAsSingleOperations() {
     BloomFilter<CharSequence> batched = strings(5_000, 0.01);
     BloomFilter<CharSequence> single = strings(5_000, 0.01);
     java.util.List<String> keys = new java.util.ArrayList<>();
@@ -154,7 +147,7 @@ abstract class BloomFilterContractTest extends MembershipFilterContractTest {
   }
 
   @Test
-  void longBatchesMatchBoxedOperationsAndNeedTheLongFunnel() {
+  final void longBatchesMatchBoxedOperationsAndNeedTheLongFunnel() {
     BloomFilter<Long> batched = create(Funnels.longFunnel(), 3_000, 0.01);
     BloomFilter<Long> boxed = create(Funnels.longFunnel(), 3_000, 0.01);
     // A lambda funnel writing the same bytes takes the generic (buffered) hashing path.

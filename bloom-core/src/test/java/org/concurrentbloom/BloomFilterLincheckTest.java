@@ -71,7 +71,10 @@ import org.junit.jupiter.api.TestInstance;
  * add-versus-merge scenario for the blocked layout, whose random scenarios missed it). A query that
  * trusts a table sealed by a merge is not caught in either layout, nor on the standard one with 20000
  * invocations of the hand-written scenario aimed at it: its failing interleaving needs four
- * well-placed thread switches among three threads.
+ * well-placed thread switches among three threads. The jcstress test QueryRechecksASealedTable in
+ * bloom-jcstress catches it (its forbidden outcome: a query sees the item, the next one misses it
+ * while the add is still running), with its reader thread also playing a merger that stalls between
+ * copy and swap, since jcstress schedules no more actors than the machine's two CPUs.
  */
 // One instance for all tests, so that checkKeys() need not be static and can ask for the domain.
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -2,12 +2,9 @@ package org.concurrentbloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,7 +15,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Real threads hammering one filter: no add that finished is ever missing (no false negatives), while
  * other threads add, query, merge and clear. Uses every available core, at least two. Threads are
- * released together by a latch or barrier; nothing sleeps. The whole class takes a few seconds.
+ * released together by {@link ConcurrentRun} (and meet at barriers where a test has rounds), which also
+ * fails a test whose threads hang; nothing sleeps. The whole class takes a few seconds.
  *
  * <p>Keys are longs whose high bits name the thread that adds them, so the threads' key sets are
  * disjoint: a key can only be present because its own add (or a merge of a filter holding it) ran.
@@ -40,18 +38,13 @@ class ConcurrentStressTest {
     BloomFilter<Long> filter = BloomFilter.create(Funnels.longFunnel(), (long) THREADS * perThread, 0.01);
     LongAdder reportedNew = new LongAdder();
 
-    List<Runnable> adders = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
-      int owner = t;
-      adders.add(() -> {
-        for (long i = 0; i < perThread; i++) {
-          if (filter.add(key(owner, i))) {
-            reportedNew.increment();
-          }
+    ConcurrentRun.together(THREADS, owner -> {
+      for (long i = 0; i < perThread; i++) {
+        if (filter.add(key(owner, i))) {
+          reportedNew.increment();
         }
-      });
-    }
-    runTogether(adders, List.of());
+      }
+    });
 
     assertThat(falseNegatives(filter, THREADS, perThread)).as("keys missing after all adds").isZero();
     // No two threads add the same key, so count() is exactly the number of adds that returned true.
@@ -84,27 +77,18 @@ class ConcurrentStressTest {
       current.set(BloomFilter.withShape(Funnels.longFunnel(), bits, 3));
     });
 
-    List<Runnable> adders = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
-      int owner = t;
-      adders.add(() -> {
-        try {
-          for (int r = 0; r <= rounds; r++) {
-            barrier.await();
-            if (r < rounds) {
-              BloomFilter<Long> filter = current.get();
-              long base = round.get() * perThread;
-              for (long i = 0; i < perThread; i++) {
-                filter.add(key(owner, base + i));
-              }
-            }
+    ConcurrentRun.together(THREADS, owner -> {
+      for (int r = 0; r <= rounds; r++) {
+        barrier.await();
+        if (r < rounds) {
+          BloomFilter<Long> filter = current.get();
+          long base = round.get() * perThread;
+          for (long i = 0; i < perThread; i++) {
+            filter.add(key(owner, base + i));
           }
-        } catch (Exception e) {
-          throw new AssertionError(e);
         }
-      });
-    }
-    runTogether(adders, List.of());
+      }
+    });
 
     assertThat(round.get()).isEqualTo(rounds + 1);
     assertThat(missing.get()).as("keys missing at the end of their round").isZero();
@@ -139,34 +123,29 @@ class ConcurrentStressTest {
     AtomicLong merges = new AtomicLong();
     AtomicLong lookups = new AtomicLong();
     AtomicReference<String> firstMiss = new AtomicReference<>();
-    Stop stop = new Stop();
+    ConcurrentRun run = new ConcurrentRun();
 
-    List<Runnable> adders = new ArrayList<>();
-    for (int a = 0; a < adderCount; a++) {
-      int owner = a;
-      adders.add(() -> {
-        for (long i = 0; i < perAdder; i++) {
-          long k = key(owner, i);
-          filter.add(k);
-          if (!filter.mightContain(k)) { // read-your-writes: nothing removes keys in this test
-            firstMiss.compareAndSet(null, "adder " + owner + " did not see its own key " + i);
-          }
-          done.set(owner, i + 1);
+    run.tasks(adderCount, owner -> {
+      for (long i = 0; i < perAdder; i++) {
+        long k = key(owner, i);
+        filter.add(k);
+        if (!filter.mightContain(k)) { // read-your-writes: nothing removes keys in this test
+          firstMiss.compareAndSet(null, "adder " + owner + " did not see its own key " + i);
         }
-      });
-    }
-    List<Runnable> background = new ArrayList<>();
-    background.add(() -> {
-      while (!stop.requested()) {
+        done.set(owner, i + 1);
+      }
+    });
+    run.background(() -> {
+      while (!run.stopping()) {
         filter.merge(other);
         merges.incrementAndGet();
         firstMergeReturned.countDown();
       }
     });
     for (int r = 0; r < readerCount; r++) {
-      background.add(() -> {
+      run.background(() -> {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        while (!stop.requested()) {
+        while (!run.stopping()) {
           int owner = random.nextInt(adderCount);
           long finished = done.get(owner);
           if (finished > 0) {
@@ -180,7 +159,7 @@ class ConcurrentStressTest {
         }
       });
     }
-    runTogether(adders, background, stop);
+    run.run();
 
     assertThat(firstMiss.get()).as("first key missing during the run").isNull();
     assertThat(merges.get()).as("merges").isPositive();
@@ -227,36 +206,33 @@ class ConcurrentStressTest {
     CountDownLatch clearerStopped = new CountDownLatch(1);
     int lastTenth = perAdder - perAdder / 10;
 
-    List<Runnable> adders = new ArrayList<>();
-    for (int a = 0; a < adderCount; a++) {
-      int owner = a;
-      adders.add(() -> {
-        long checked = 0;
-        for (int i = 0; i < perAdder; i++) {
-          if (i == lastTenth) {
-            awaitUninterruptibly(clearerStopped);
-          }
-          long k = key(owner, i);
-          long completedBefore = completed.get();
-          long startedBefore = started.get(); // read second: equal means no clear was running here
-          clearsBefore[owner][i] = completedBefore;
-          filter.add(k);
-          boolean found = filter.mightContain(k);
-          if (startedBefore == completedBefore && started.get() == startedBefore) {
-            checked++;
-            if (!found) {
-              firstMiss.compareAndSet(null, "adder " + owner + " key " + i
-                  + " not found although no clear ran between its add and the query");
-            }
-          }
-          if ((i & 1023) == 1023) {
-            progress.addAndGet(1024);
+    ConcurrentRun run = new ConcurrentRun();
+    run.tasks(adderCount, owner -> {
+      long checked = 0;
+      for (int i = 0; i < perAdder; i++) {
+        if (i == lastTenth) {
+          clearerStopped.await();
+        }
+        long k = key(owner, i);
+        long completedBefore = completed.get();
+        long startedBefore = started.get(); // read second: equal means no clear was running here
+        clearsBefore[owner][i] = completedBefore;
+        filter.add(k);
+        boolean found = filter.mightContain(k);
+        if (startedBefore == completedBefore && started.get() == startedBefore) {
+          checked++;
+          if (!found) {
+            firstMiss.compareAndSet(null, "adder " + owner + " key " + i
+                + " not found although no clear ran between its add and the query");
           }
         }
-        checkedPairs.addAndGet(checked);
-      });
-    }
-    Runnable clearer = () -> {
+        if ((i & 1023) == 1023) {
+          progress.addAndGet(1024);
+        }
+      }
+      checkedPairs.addAndGet(checked);
+    });
+    run.task(() -> { // the clearer
       try {
         for (long c = 1; progress.get() < clearUntil; c++) {
           started.set(c);
@@ -266,10 +242,8 @@ class ConcurrentStressTest {
       } finally {
         clearerStopped.countDown();
       }
-    };
-    List<Runnable> all = new ArrayList<>(adders);
-    all.add(clearer);
-    runTogether(all, List.of());
+    });
+    run.run();
 
     long clears = completed.get();
     assertThat(firstMiss.get()).as("first add not seen by its own query").isNull();
@@ -291,22 +265,7 @@ class ConcurrentStressTest {
     assertThat(missing).as("of %d keys added after the last clear, missing", mustBePresent).isZero();
   }
 
-  // ---------------------------------------------------------------- harness
-
-  private static void awaitUninterruptibly(CountDownLatch latch) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        latch.await();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
+  // ---------------------------------------------------------------- checks
 
   /** How many of keys 0..perOwner-1 of owners 0..owners-1 {@code filter} does not report. */
   private static long falseNegatives(BloomFilter<Long> filter, int owners, long perOwner) {
@@ -328,71 +287,5 @@ class ConcurrentStressTest {
       }
     }
     return missing;
-  }
-
-  /** Set by the harness once the bounded workers are done; background workers poll it. */
-  static final class Stop {
-    private volatile boolean requested;
-
-    boolean requested() {
-      return requested;
-    }
-  }
-
-  static void runTogether(List<Runnable> bounded, List<Runnable> background) throws Exception {
-    runTogether(bounded, background, new Stop());
-  }
-
-  /**
-   * Starts every task on its own thread, releases them at once, waits for the bounded ones, then
-   * stops the background ones (which loop until {@code stop} is requested) and waits for those.
-   * Rethrows the first failure of any thread.
-   */
-  static void runTogether(List<Runnable> bounded, List<Runnable> background, Stop stop)
-      throws Exception {
-    CountDownLatch ready = new CountDownLatch(bounded.size() + background.size());
-    CountDownLatch go = new CountDownLatch(1);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    List<Thread> boundedThreads = start(bounded, ready, go, failure, "bounded");
-    List<Thread> backgroundThreads = start(background, ready, go, failure, "background");
-    ready.await();
-    go.countDown();
-    try {
-      joinAll(boundedThreads);
-    } finally {
-      stop.requested = true;
-      joinAll(backgroundThreads);
-    }
-    if (failure.get() != null) {
-      throw new AssertionError("a worker thread failed", failure.get());
-    }
-  }
-
-  private static List<Thread> start(List<Runnable> tasks, CountDownLatch ready, CountDownLatch go,
-      AtomicReference<Throwable> failure, String kind) {
-    List<Thread> threads = new ArrayList<>();
-    for (int i = 0; i < tasks.size(); i++) {
-      Runnable task = tasks.get(i);
-      Thread thread = new Thread(() -> {
-        ready.countDown();
-        try {
-          go.await();
-          task.run();
-        } catch (Throwable t) {
-          failure.compareAndSet(null, t);
-        }
-      }, "stress-" + kind + "-" + i);
-      thread.setDaemon(true);
-      thread.start();
-      threads.add(thread);
-    }
-    return threads;
-  }
-
-  private static void joinAll(List<Thread> threads) throws InterruptedException {
-    for (Thread thread : threads) {
-      thread.join(TimeUnit.SECONDS.toMillis(50));
-      assertThat(thread.isAlive()).as("%s still running", thread.getName()).isFalse();
-    }
   }
 }

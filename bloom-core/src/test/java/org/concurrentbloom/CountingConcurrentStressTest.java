@@ -1,11 +1,8 @@
 package org.concurrentbloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.concurrentbloom.ConcurrentStressTest.runTogether;
 
 import java.io.ByteArrayInputStream;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -19,8 +16,9 @@ import org.junit.jupiter.api.Timeout;
  * Real threads adding and removing on one {@link CountingBloomFilter}: keys that are never removed are
  * never reported absent (zero false negatives), removes of added keys always succeed and take exactly
  * one copy, and when the threads are done the counters are exactly those of a filter that was given the
- * surviving keys one by one (no increment or decrement lost or doubled). Threads start together on a
- * latch or barrier (the harness of {@link ConcurrentStressTest}); nothing sleeps. A few seconds in all.
+ * surviving keys one by one (no increment or decrement lost or doubled). Threads start together
+ * ({@link ConcurrentRun}, which also fails a test whose threads hang) and meet at barriers where a test
+ * has rounds; nothing sleeps. A few seconds in all.
  *
  * <p>Keys are longs whose high bits name the owning thread, so the threads' key sets are disjoint and a
  * key is present only through its own adds.
@@ -66,28 +64,24 @@ class CountingConcurrentStressTest {
     AtomicReference<String> firstFailure = new AtomicReference<>();
     AtomicLong lookups = new AtomicLong();
 
-    List<Runnable> workers = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
-      int owner = t;
-      workers.add(() -> {
-        for (long i = 0; i < perThread; i++) {
-          long k = key(owner, i);
-          filter.add(k);
-          if (!kept(i) && !filter.remove(k)) {
-            firstFailure.compareAndSet(null, "remove of added key " + Long.toHexString(k) + " returned false");
-          }
-          done.set(owner, i + 1);
-          checkPublished(filter, done, firstFailure, lookups);
+    ConcurrentRun run = new ConcurrentRun();
+    run.tasks(THREADS, owner -> {
+      for (long i = 0; i < perThread; i++) {
+        long k = key(owner, i);
+        filter.add(k);
+        if (!kept(i) && !filter.remove(k)) {
+          firstFailure.compareAndSet(null, "remove of added key " + Long.toHexString(k) + " returned false");
         }
-      });
-    }
-    ConcurrentStressTest.Stop stop = new ConcurrentStressTest.Stop();
-    Runnable reader = () -> {
-      while (!stop.requested()) {
+        done.set(owner, i + 1);
         checkPublished(filter, done, firstFailure, lookups);
       }
-    };
-    runTogether(workers, List.of(reader), stop);
+    });
+    run.background(() -> {
+      while (!run.stopping()) {
+        checkPublished(filter, done, firstFailure, lookups);
+      }
+    });
+    run.run();
 
     assertThat(firstFailure.get()).as("first failure during the run").isNull();
     assertThat(lookups.get()).isPositive();
@@ -145,32 +139,23 @@ class CountingConcurrentStressTest {
       current.set(CountingBloomFilter.withShape(Funnels.longFunnel(), counters, 3, 4));
     });
 
-    List<Runnable> workers = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
-      int owner = t;
-      workers.add(() -> {
-        try {
-          for (int r = 0; r <= rounds; r++) {
-            barrier.await();
-            if (r < rounds) {
-              CountingBloomFilter<Long> filter = current.get();
-              long first = round.get() * perThread;
-              for (long i = first; i < first + perThread; i++) {
-                filter.add(key(owner, i));
-              }
-              for (long i = first + 1; i < first + perThread; i += 2) {
-                if (!filter.remove(key(owner, i))) {
-                  failedRemoves.incrementAndGet();
-                }
-              }
+    ConcurrentRun.together(THREADS, owner -> {
+      for (int r = 0; r <= rounds; r++) {
+        barrier.await();
+        if (r < rounds) {
+          CountingBloomFilter<Long> filter = current.get();
+          long first = round.get() * perThread;
+          for (long i = first; i < first + perThread; i++) {
+            filter.add(key(owner, i));
+          }
+          for (long i = first + 1; i < first + perThread; i += 2) {
+            if (!filter.remove(key(owner, i))) {
+              failedRemoves.incrementAndGet();
             }
           }
-        } catch (Exception e) {
-          throw new AssertionError(e);
         }
-      });
-    }
-    runTogether(workers, List.of());
+      }
+    });
 
     assertThat(round.get()).isEqualTo(rounds + 1);
     assertThat(failedRemoves.get()).as("removes of added keys that returned false").isZero();
@@ -191,19 +176,15 @@ class CountingConcurrentStressTest {
       filter.add(key(0, i));
     }
     AtomicIntegerArray successes = new AtomicIntegerArray(keys);
-    List<Runnable> removers = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
+    ConcurrentRun.together(THREADS, t -> {
       int stride = 2 * t + 1; // odd, so coprime with the key count: each thread visits every key
-      removers.add(() -> {
-        for (long j = 0; j < keys; j++) {
-          int i = (int) (j * stride % keys);
-          if (filter.remove(key(0, i))) {
-            successes.incrementAndGet(i);
-          }
+      for (long j = 0; j < keys; j++) {
+        int i = (int) (j * stride % keys);
+        if (filter.remove(key(0, i))) {
+          successes.incrementAndGet(i);
         }
-      });
-    }
-    runTogether(removers, List.of());
+      }
+    });
 
     for (int i = 0; i < keys; i++) {
       assertThat(successes.get(i)).as("successful removes of key %d", i).isEqualTo(1);
@@ -235,48 +216,40 @@ class CountingConcurrentStressTest {
     AtomicReference<String> firstFailure = new AtomicReference<>();
     AtomicLong merges = new AtomicLong();
     AtomicLong snapshots = new AtomicLong();
-    ConcurrentStressTest.Stop stop = new ConcurrentStressTest.Stop();
+    ConcurrentRun run = new ConcurrentRun();
 
-    List<Runnable> workers = new ArrayList<>();
-    for (int w = 0; w < workerCount; w++) {
-      int owner = w;
-      workers.add(() -> {
-        for (long i = 0; i < perWorker; i++) {
-          long k = key(owner, i);
-          filter.add(k);
-          if (!kept(i) && !filter.remove(k)) {
-            firstFailure.compareAndSet(null, "remove of added key " + Long.toHexString(k) + " returned false");
-          }
-          done.set(owner, i + 1);
+    run.tasks(workerCount, owner -> {
+      for (long i = 0; i < perWorker; i++) {
+        long k = key(owner, i);
+        filter.add(k);
+        if (!kept(i) && !filter.remove(k)) {
+          firstFailure.compareAndSet(null, "remove of added key " + Long.toHexString(k) + " returned false");
         }
-      });
-    }
-    Runnable bulk = () -> {
-      ThreadLocalRandom random = ThreadLocalRandom.current();
-      try {
-        while (!stop.requested()) {
-          filter.merge(other);
-          merges.incrementAndGet();
-          int owner = random.nextInt(workerCount);
-          long finished = done.get(owner);
-          CountingBloomFilter<Long> snapshot = random.nextBoolean() ? filter.copy()
-              : CountingBloomFilter.readFrom(new ByteArrayInputStream(MembershipFilterContractTest.bytes(filter)),
-                  Funnels.longFunnel());
-          snapshots.incrementAndGet();
-          for (long i = 0; i < finished; i += 1 + random.nextInt(64)) {
-            if (kept(i) && !snapshot.mightContain(key(owner, i))) {
-              firstFailure.compareAndSet(null, "snapshot lacks kept key " + i + " of thread " + owner);
-            }
-          }
-          if (!filter.mightContain(key(mergeOwner, random.nextInt(mergedKeys)))) {
-            firstFailure.compareAndSet(null, "merged key missing after a merge returned");
-          }
-        }
-      } catch (java.io.IOException e) {
-        throw new AssertionError(e);
+        done.set(owner, i + 1);
       }
-    };
-    runTogether(workers, List.of(bulk), stop);
+    });
+    run.background(() -> { // merges and snapshots
+      ThreadLocalRandom random = ThreadLocalRandom.current();
+      while (!run.stopping()) {
+        filter.merge(other);
+        merges.incrementAndGet();
+        int owner = random.nextInt(workerCount);
+        long finished = done.get(owner);
+        CountingBloomFilter<Long> snapshot = random.nextBoolean() ? filter.copy()
+            : CountingBloomFilter.readFrom(new ByteArrayInputStream(MembershipFilterContractTest.bytes(filter)),
+                Funnels.longFunnel());
+        snapshots.incrementAndGet();
+        for (long i = 0; i < finished; i += 1 + random.nextInt(64)) {
+          if (kept(i) && !snapshot.mightContain(key(owner, i))) {
+            firstFailure.compareAndSet(null, "snapshot lacks kept key " + i + " of thread " + owner);
+          }
+        }
+        if (!filter.mightContain(key(mergeOwner, random.nextInt(mergedKeys)))) {
+          firstFailure.compareAndSet(null, "merged key missing after a merge returned");
+        }
+      }
+    });
+    run.run();
 
     assertThat(firstFailure.get()).as("first failure during the run").isNull();
     assertThat(merges.get()).isPositive();

@@ -9,12 +9,28 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The behaviour every {@link MembershipFilter} must share: each filter type, layout and backend
- * subclasses this with its factory and reader, and passes the same suite before it ships.
+ * subclasses this with its factory and reader, and passes the same suite before it ships. This is the
+ * home of the guarantees, so every test method is final: a subclass supplies factories and hooks
+ * ({@link #create}, {@link #read}, {@link #concurrentRounds}) and cannot weaken a test by overriding it.
+ * A subclass may add tests of its own.
+ *
+ * <p><b>Concurrency.</b> Two tests run real threads on the filter (through {@link ConcurrentRun}, which
+ * releases them together and fails on a timeout): disjoint adds from several threads lose nothing, and
+ * an add that has returned is seen by every later query. Both use filters of a few hundred bits sized
+ * for the round's keys (a few 64-bit words, so the threads contend on the same words, or counters),
+ * built by the implementation's own factory, and many short rounds on fresh filters: the filter stays
+ * about half full, so a lost bit shows as a false negative instead of hiding behind other keys' bits.
+ * Keys are longs whose high bits name round and thread, so the threads' keys are disjoint and a key can
+ * only be present through its own add (or a false positive).
  */
 public abstract class MembershipFilterContractTest {
 
@@ -30,7 +46,7 @@ public abstract class MembershipFilterContractTest {
   }
 
   @Test
-  void addedItemsAreFoundAndAddReportsWhetherTheAnswerChanged() {
+  final void addedItemsAreFoundAndAddReportsWhetherTheAnswerChanged() {
     MembershipFilter<CharSequence> f = strings(1_000, 0.01);
     assertThat(f.mightContain("alice@example.com")).isFalse();
     assertThat(f.add("alice@example.com")).isTrue();
@@ -40,7 +56,7 @@ public abstract class MembershipFilterContractTest {
   }
 
   @Test
-  void noFalseNegativesAtFullLoad() {
+  final void noFalseNegativesAtFullLoad() {
     MembershipFilter<Long> f = create(Funnels.longFunnel(), 50_000, 0.01);
     for (long i = 0; i < 50_000; i++) {
       f.add(i * 7919);
@@ -51,7 +67,7 @@ public abstract class MembershipFilterContractTest {
   }
 
   @Test
-  void statisticsAgreeWithTheLoad() {
+  final void statisticsAgreeWithTheLoad() {
     MembershipFilter<Integer> f = create(Funnels.integerFunnel(), 20_000, 0.01);
     assertThat(f.fillRatio()).isZero();
     assertThat(f.approximateElementCount()).isZero();
@@ -69,7 +85,7 @@ public abstract class MembershipFilterContractTest {
   }
 
   @Test
-  void clearRemovesEverythingAndResetsCount() {
+  final void clearRemovesEverythingAndResetsCount() {
     MembershipFilter<CharSequence> f = strings(100, 0.01);
     f.add("x");
     f.clear();
@@ -80,7 +96,7 @@ public abstract class MembershipFilterContractTest {
   }
 
   @Test
-  void writeThenReadAnswersIdentically() throws IOException {
+  final void writeThenReadAnswersIdentically() throws IOException {
     MembershipFilter<CharSequence> f = strings(5_000, 0.02);
     for (int i = 0; i < 5_000; i++) {
       f.add("user" + i + "@example.com");
@@ -102,7 +118,7 @@ public abstract class MembershipFilterContractTest {
    * if it loads, answers exactly as the original does (a loaded file is never silently wrong).
    */
   @Test
-  void corruptFilesAreRejectedOrLoadSoundly() throws IOException {
+  final void corruptFilesAreRejectedOrLoadSoundly() throws IOException {
     MembershipFilter<CharSequence> f = strings(300, 0.05);
     for (int i = 0; i < 300; i++) {
       f.add("k" + i);
@@ -134,7 +150,7 @@ public abstract class MembershipFilterContractTest {
   }
 
   @Test
-  void rejectsBadSizingArgumentsNamingTheValue() {
+  final void rejectsBadSizingArgumentsNamingTheValue() {
     assertThatThrownBy(() -> strings(0, 0.01)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("was 0");
     assertThatThrownBy(() -> strings(-5, 0.01)).isInstanceOf(IllegalArgumentException.class)
@@ -146,10 +162,141 @@ public abstract class MembershipFilterContractTest {
   }
 
   @Test
-  void nullItemsAreRejected() {
+  final void nullItemsAreRejected() {
     MembershipFilter<CharSequence> f = strings(10, 0.01);
     assertThatThrownBy(() -> f.add(null)).isInstanceOf(NullPointerException.class);
     assertThatThrownBy(() -> f.mightContain(null)).isInstanceOf(NullPointerException.class);
+  }
+
+  // ---------------------------------------------------------------- concurrency
+
+  /** Threads of a round: more than the CI machine's two cores, so that threads are also preempted mid-add. */
+  private static final int THREADS = 4;
+  /** Keys each thread adds per round of {@link #disjointAddsFromSeveralThreadsLoseNothing}. */
+  private static final int KEYS_PER_THREAD = 16;
+  /** Writers, readers and keys per writer of {@link #anAddThatFinishedIsSeenByEveryLaterQuery}. */
+  private static final int WRITERS = 2;
+  private static final int READERS = 2;
+  private static final int KEYS_PER_WRITER = 64;
+
+  /**
+   * How many rounds each concurrent test runs, each on a fresh filter. A backend that pays a network
+   * round trip per call may run fewer; every round is the same check.
+   */
+  protected int concurrentRounds() {
+    return 300;
+  }
+
+  /** Key {@code index} of thread {@code owner} in round {@code round}: disjoint across threads and rounds. */
+  private static long key(int round, int owner, long index) {
+    return ((long) round << 40) | ((long) owner << 24) | index;
+  }
+
+  /** The implementation's own filter for {@code keys} keys at 10%: about 4.8 bits per key, a few words. */
+  private MembershipFilter<Long> small(long keys) {
+    return create(Funnels.longFunnel(), keys, 0.1);
+  }
+
+  /**
+   * Each round, {@value #THREADS} threads released together add their own {@value #KEYS_PER_THREAD} keys
+   * to one fresh filter of about 300 bits (five words). Afterwards every key must be present, and
+   * count() must equal the number of adds that returned true: that is {@link MembershipFilter#count}'s
+   * contract, exact here because no two adds race for one item. Most adds must return true (a few are
+   * false positives of the keys before them, as in {@link #statisticsAgreeWithTheLoad}).
+   */
+  @Test
+  @Timeout(120)
+  final void disjointAddsFromSeveralThreadsLoseNothing() throws Exception {
+    int rounds = concurrentRounds();
+    long missing = 0;
+    String firstMiss = null;
+    for (int round = 0; round < rounds; round++) {
+      int r = round;
+      MembershipFilter<Long> f = small((long) THREADS * KEYS_PER_THREAD);
+      LongAdder changed = new LongAdder();
+      ConcurrentRun.together(THREADS, owner -> {
+        for (int i = 0; i < KEYS_PER_THREAD; i++) {
+          if (f.add(key(r, owner, i))) {
+            changed.increment();
+          }
+        }
+      });
+      for (int owner = 0; owner < THREADS; owner++) {
+        for (int i = 0; i < KEYS_PER_THREAD; i++) {
+          if (!f.mightContain(key(r, owner, i))) {
+            missing++;
+            if (firstMiss == null) {
+              firstMiss = "round " + r + ", thread " + owner + ", key " + i;
+            }
+          }
+        }
+      }
+      assertThat(f.count()).as("round %d: count() against the adds that returned true", r).isEqualTo(changed.sum());
+      assertThat(changed.sum()).as("round %d: adds that returned true", r)
+          .isGreaterThan(THREADS * KEYS_PER_THREAD / 2);
+    }
+    assertThat(missing).as("keys missing after their add returned (first: %s), of %d", firstMiss,
+        (long) rounds * THREADS * KEYS_PER_THREAD).isZero();
+  }
+
+  /**
+   * Each round, {@value #WRITERS} writer threads add their {@value #KEYS_PER_WRITER} keys one by one to a
+   * fresh filter of about 600 bits and publish, after each add returns, how many they have finished.
+   * {@value #READERS} reader threads, released with them, keep reading a writer's published count and
+   * then query every key below it that they have not queried yet, and the newest finished key again;
+   * once the writers are done each reader makes a last pass. Every one of those queries must answer
+   * true: the add had returned before the query began.
+   */
+  @Test
+  @Timeout(120)
+  final void anAddThatFinishedIsSeenByEveryLaterQuery() throws Exception {
+    int rounds = concurrentRounds();
+    AtomicReference<String> firstMiss = new AtomicReference<>();
+    LongAdder queries = new LongAdder();
+    for (int round = 0; round < rounds && firstMiss.get() == null; round++) {
+      int r = round;
+      MembershipFilter<Long> f = small((long) WRITERS * KEYS_PER_WRITER);
+      AtomicLongArray published = new AtomicLongArray(WRITERS);
+      ConcurrentRun run = new ConcurrentRun();
+      run.tasks(WRITERS, w -> {
+        for (int i = 0; i < KEYS_PER_WRITER; i++) {
+          f.add(key(r, w, i));
+          published.set(w, i + 1);
+        }
+      });
+      for (int reader = 0; reader < READERS; reader++) {
+        run.background(() -> {
+          long[] unchecked = new long[WRITERS]; // per writer, the first key this reader has not queried
+          boolean last;
+          do {
+            last = run.stopping(); // read before the pass: once true, every writer has published its last key
+            for (int w = 0; w < WRITERS; w++) {
+              long finished = published.get(w);
+              for (long i = unchecked[w]; i < finished; i++) {
+                check(f, r, w, i, firstMiss, queries);
+              }
+              unchecked[w] = finished;
+              if (finished > 0) {
+                check(f, r, w, finished - 1, firstMiss, queries);
+              }
+            }
+          } while (!last);
+        });
+      }
+      run.run();
+    }
+    assertThat(firstMiss.get()).as("first query that missed a finished add").isNull();
+    // Each reader queried each key at least once.
+    assertThat(queries.sum()).isGreaterThanOrEqualTo((long) rounds * READERS * WRITERS * KEYS_PER_WRITER);
+  }
+
+  private static void check(MembershipFilter<Long> f, int round, int writer, long index,
+      AtomicReference<String> firstMiss, LongAdder queries) {
+    queries.increment();
+    if (!f.mightContain(key(round, writer, index))) {
+      firstMiss.compareAndSet(null, "round " + round + ": key " + index + " of writer " + writer
+          + " was missing after its add returned");
+    }
   }
 
   /** The bytes {@link MembershipFilter#writeTo} writes. */

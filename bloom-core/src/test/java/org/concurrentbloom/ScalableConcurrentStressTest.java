@@ -2,15 +2,10 @@ package org.concurrentbloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -23,8 +18,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Real threads growing one {@link ScalableBloomFilter} across many layer boundaries: no add that
  * finished is ever missing, exactly one layer is built per boundary, no layer takes more than its
- * capacity, and clear() racing with growth leaves a consistent filter. Threads start together at a
- * barrier and are joined; nothing sleeps. Four threads, whatever the core count (two here), so that
+ * capacity, and clear() racing with growth leaves a consistent filter. Threads start together
+ * ({@link ConcurrentRun}, which joins them with a timeout) and meet at barriers where a test has
+ * rounds; nothing sleeps. Four threads, whatever the core count (two here), so that
  * threads are also preempted in the middle of an add or a growth.
  *
  * <p>Keys are longs whose high bits name the thread that adds them, so the threads' keys are disjoint.
@@ -131,7 +127,7 @@ class ScalableConcurrentStressTest {
     AtomicReference<String> firstMiss = new AtomicReference<>();
     AtomicInteger addersRunning = new AtomicInteger(adders);
 
-    runTogether(THREADS, t -> {
+    ConcurrentRun.together(THREADS, t -> {
       if (t < adders) {
         for (long i = 0; i < perAdder; i++) {
           f.add(key(t, i));
@@ -215,7 +211,7 @@ class ScalableConcurrentStressTest {
       }
     });
 
-    runTogether(threads, t -> {
+    ConcurrentRun.together(threads, t -> {
       workers[t] = Thread.currentThread();
       for (int r = 0; r < boundaries * filters; r++) {
         barrier.await();
@@ -299,7 +295,7 @@ class ScalableConcurrentStressTest {
     CountDownLatch clearsOver = new CountDownLatch(1);
     int lastTenth = perAdder - perAdder / 10;
 
-    runTogether(THREADS, t -> {
+    ConcurrentRun.together(THREADS, t -> {
       if (t == adders) { // the clearer
         for (long c = 1; progress.get() < clearUntil; c++) {
           started.set(c);
@@ -362,7 +358,7 @@ class ScalableConcurrentStressTest {
   /** Each of the {@link #THREADS} threads adds its keys 0 .. perThread-1; returns the adds that returned true. */
   private static long addDisjointKeys(ScalableBloomFilter<Long> f, long perThread) throws Exception {
     LongAdder reportedNew = new LongAdder();
-    runTogether(THREADS, owner -> {
+    ConcurrentRun.together(THREADS, owner -> {
       for (long i = 0; i < perThread; i++) {
         if (f.add(key(owner, i))) {
           reportedNew.increment();
@@ -382,35 +378,5 @@ class ScalableConcurrentStressTest {
       }
     }
     return missing;
-  }
-
-  /** A task of one worker thread, which may throw. */
-  interface Worker {
-    void run(int thread) throws Exception;
-  }
-
-  /**
-   * Runs {@code worker} on {@code threads} threads, released together by a barrier, and waits for all;
-   * rethrows the first failure.
-   */
-  static void runTogether(int threads, Worker worker) throws Exception {
-    CyclicBarrier start = new CyclicBarrier(threads);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> results = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        results.add(pool.submit(() -> {
-          start.await();
-          worker.run(thread);
-          return null;
-        }));
-      }
-      for (Future<?> result : results) {
-        result.get(50, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }

@@ -1,10 +1,7 @@
 package org.concurrentbloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.concurrentbloom.ConcurrentStressTest.runTogether;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,44 +41,39 @@ class StripedGateTest {
     AtomicInteger shared = new AtomicInteger();
     AtomicInteger exclusive = new AtomicInteger();
     AtomicReference<String> violation = new AtomicReference<>();
-    List<Runnable> workers = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
-      int id = t;
-      workers.add(() -> {
-        for (int i = 0; i < 200_000; i++) {
-          if ((i + id) % 8 == 0) {
-            boolean all = i % 64 == 0;
-            if (all) {
-              gate.enterAllExclusive();
-            } else {
-              gate.enterExclusive(1);
-            }
-            exclusive.incrementAndGet();
-            for (int j = 0; j < 20; j++) { // stay a while, looking for company
-              if (exclusive.get() != 1 || shared.get() != 0) {
-                violation.compareAndSet(null, "an exclusive holder was not alone");
-              }
-              Thread.onSpinWait();
-            }
-            exclusive.decrementAndGet();
-            if (all) {
-              gate.exitAllExclusive();
-            } else {
-              gate.exitExclusive(1);
-            }
+    ConcurrentRun.together(THREADS, id -> {
+      for (int i = 0; i < 200_000; i++) {
+        if ((i + id) % 8 == 0) {
+          boolean all = i % 64 == 0;
+          if (all) {
+            gate.enterAllExclusive();
           } else {
-            gate.enterShared(1);
-            shared.incrementAndGet();
-            if (exclusive.get() != 0) {
-              violation.compareAndSet(null, "a shared holder met an exclusive one");
-            }
-            shared.decrementAndGet();
-            gate.exitShared(1);
+            gate.enterExclusive(1);
           }
+          exclusive.incrementAndGet();
+          for (int j = 0; j < 20; j++) { // stay a while, looking for company
+            if (exclusive.get() != 1 || shared.get() != 0) {
+              violation.compareAndSet(null, "an exclusive holder was not alone");
+            }
+            Thread.onSpinWait();
+          }
+          exclusive.decrementAndGet();
+          if (all) {
+            gate.exitAllExclusive();
+          } else {
+            gate.exitExclusive(1);
+          }
+        } else {
+          gate.enterShared(1);
+          shared.incrementAndGet();
+          if (exclusive.get() != 0) {
+            violation.compareAndSet(null, "a shared holder met an exclusive one");
+          }
+          shared.decrementAndGet();
+          gate.exitShared(1);
         }
-      });
-    }
-    runTogether(workers, List.of());
+      }
+    });
     assertThat(violation.get()).isNull();
   }
 
@@ -94,25 +86,14 @@ class StripedGateTest {
   void sharedHoldersAreInsideTogether() throws Exception {
     StripedGate gate = new StripedGate(4, 4);
     CyclicBarrier bothInside = new CyclicBarrier(2);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    List<Thread> threads = new ArrayList<>();
-    for (int t = 0; t < 2; t++) {
-      Thread thread = new Thread(() -> {
-        gate.enterShared(1);
-        try {
-          bothInside.await(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          failure.compareAndSet(null, e);
-        } finally {
-          gate.exitShared(1);
-        }
-      });
-      threads.add(thread);
-      thread.start();
-    }
-    for (Thread thread : threads) {
-      thread.join();
-    }
-    assertThat(failure.get()).as("both shared holders reached the barrier inside the gate").isNull();
+    // A thread that cannot pass the barrier fails with a TimeoutException, and the run with it.
+    ConcurrentRun.together(2, t -> {
+      gate.enterShared(1);
+      try {
+        bothInside.await(10, TimeUnit.SECONDS);
+      } finally {
+        gate.exitShared(1);
+      }
+    });
   }
 }

@@ -33,6 +33,12 @@ class RedisBloomFilterContractTest extends MembershipFilterContractTest {
     return RedisBloomFilter.create(client(), "contract:" + NAMES.incrementAndGet(), funnel, expectedInsertions, fpp);
   }
 
+  /** Every add and query is a round trip to the server: fewer rounds of the concurrent tests. */
+  @Override
+  protected int concurrentRounds() {
+    return 60;
+  }
+
   @Override
   protected <T> MembershipFilter<T> read(InputStream in, Funnel<? super T> funnel) throws IOException {
     BloomFilter<T> local = BloomFilter.readFrom(in, funnel);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.concurrentbloom.ConcurrentRun;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -13,7 +14,8 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * Several application instances (each its own client and connection pool, in its own threads) sharing
- * one filter on a real server. Threads meet at barriers and latches only; no sleeps.
+ * one filter on a real server. Threads start together ({@link ConcurrentRun}, which fails a run whose
+ * threads hang) and meet at barriers; no sleeps.
  */
 class SharedFilterTest {
   @RegisterExtension
@@ -28,31 +30,23 @@ class SharedFilterTest {
     int rounds = 300;
     CyclicBarrier added = new CyclicBarrier(2);
     CyclicBarrier checked = new CyclicBarrier(2);
-    Runnable instanceA = () -> {
-      try {
-        for (int r = 0; r < rounds; r++) {
-          a.add("from-a-" + r);
-          added.await(); // B's add of round r has returned too
-          assertThat(a.mightContain("from-b-" + r)).as("A sees B's round %d", r).isTrue();
-          checked.await();
-        }
-      } catch (Exception e) {
-        throw new AssertionError(e);
+    ConcurrentRun.Task instanceA = () -> {
+      for (int r = 0; r < rounds; r++) {
+        a.add("from-a-" + r);
+        added.await(); // B's add of round r has returned too
+        assertThat(a.mightContain("from-b-" + r)).as("A sees B's round %d", r).isTrue();
+        checked.await();
       }
     };
-    Runnable instanceB = () -> {
-      try {
-        for (int r = 0; r < rounds; r++) {
-          b.add("from-b-" + r);
-          added.await();
-          assertThat(b.mightContain("from-a-" + r)).as("B sees A's round %d", r).isTrue();
-          checked.await();
-        }
-      } catch (Exception e) {
-        throw new AssertionError(e);
+    ConcurrentRun.Task instanceB = () -> {
+      for (int r = 0; r < rounds; r++) {
+        b.add("from-b-" + r);
+        added.await();
+        assertThat(b.mightContain("from-a-" + r)).as("B sees A's round %d", r).isTrue();
+        checked.await();
       }
     };
-    Await.runTogether(List.of(instanceA, instanceB));
+    ConcurrentRun.together(List.of(instanceA, instanceB));
     assertThat(a.count()).isEqualTo(b.count()).isEqualTo(2L * rounds);
   }
 
@@ -73,7 +67,7 @@ class SharedFilterTest {
     AtomicIntegerArray winners = new AtomicIntegerArray(sharedKeys);
     int[] trues = new int[threads];
     int[] falseNegatives = new int[threads];
-    List<Runnable> tasks = new ArrayList<>();
+    List<ConcurrentRun.Task> tasks = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int id = t;
       tasks.add(() -> {
@@ -95,7 +89,7 @@ class SharedFilterTest {
         }
       });
     }
-    Await.runTogether(tasks);
+    ConcurrentRun.together(tasks);
 
     List<String> all = new ArrayList<>();
     for (int t = 0; t < threads; t++) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import org.concurrentbloom.ConcurrentRun;
 import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.guard.GuardFilters;
@@ -40,7 +41,7 @@ class SharedGuardTest {
       int rounds = 200;
       CyclicBarrier recorded = new CyclicBarrier(2);
       CyclicBarrier checked = new CyclicBarrier(2);
-      Await.runTogether(List.of(() -> visibility(a, "a-", "b-", rounds, recorded, checked, table),
+      ConcurrentRun.together(List.of(() -> visibility(a, "a-", "b-", rounds, recorded, checked, table),
           () -> visibility(b, "b-", "a-", rounds, recorded, checked, table)));
       assertThat(a.stats().backendErrors()).isZero();
       assertThat(b.stats().filterCount()).isEqualTo(a.stats().filterCount()).isEqualTo(1_000 + 2L * rounds);
