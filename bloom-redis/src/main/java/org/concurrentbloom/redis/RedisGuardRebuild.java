@@ -91,6 +91,9 @@ final class RedisGuardRebuild<K> implements GuardFilters.Rebuild<K> {
    */
   @Override
   public void close() {
+    // The guard's close() interrupts its build thread; an interruptible client call (Lettuce's) would
+    // then fail at once and leave the lock to its lease. Clean up first, then restore the interrupt.
+    boolean interrupted = Thread.interrupted();
     try {
       if (registered != null && !published) {
         GuardKeys keys = filters.keys;
@@ -102,6 +105,10 @@ final class RedisGuardRebuild<K> implements GuardFilters.Rebuild<K> {
       }
     } catch (RedisFilterException e) {
       // See the comment: nothing here can be lost, only cleaned up later.
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
