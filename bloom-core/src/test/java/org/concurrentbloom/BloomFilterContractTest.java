@@ -95,6 +95,7 @@ abstract class BloomFilterContractTest extends MembershipFilterContractTest {
   }
 
   @Test
+  @Override
   void writeThenReadAnswersIdentically() throws IOException {
     BloomFilter<CharSequence> f = strings(5_000, 0.02);
     for (int i = 0; i < 5_000; i++) {
@@ -116,6 +117,7 @@ abstract class BloomFilterContractTest extends MembershipFilterContractTest {
   }
 
   @Test
+  @Override
   void rejectsBadSizingArgumentsNamingTheValue() {
     assertThatThrownBy(() -> strings(0, 0.01)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("expectedInsertions").hasMessageContaining("was 0");

@@ -41,11 +41,13 @@ import redis.clients.jedis.exceptions.JedisException;
  *
  * @param <T> the type of item
  */
+@SuppressWarnings("deprecation") // Jedis 8 deprecates sendCommand, used here for the raw BF.* commands
 public final class RedisNativeBloomFilter<T> {
   /** The server's Bloom commands, sent as raw commands with binary arguments. */
   private enum Bf implements ProtocolCommand {
     RESERVE, ADD, MADD, EXISTS, MEXISTS, CARD, INFO;
 
+    @SuppressWarnings("ImmutableEnumChecker") // never written after construction; Jedis only reads it
     private final byte[] raw = ("BF." + name()).getBytes(StandardCharsets.US_ASCII);
 
     @Override
