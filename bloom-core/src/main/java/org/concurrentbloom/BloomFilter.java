@@ -338,6 +338,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
    * @throws IllegalArgumentException if the filters are not {@linkplain #isCompatible compatible}; the
    *     message names both shapes, or both funnels when they are what differs
    */
+  @SuppressWarnings("ReferenceEquality") // other == this: merging a filter into itself changes nothing
   public void merge(BloomFilter<T> other) {
     Objects.requireNonNull(other, "other");
     if (!layout.sameShape(other.layout)) {

@@ -17,7 +17,6 @@ import java.lang.invoke.VarHandle;
  * <p>Any thread may call any method; the CAS loops never lose another thread's change to the word.
  */
 final class CounterWords {
-  /** The filter type id stored in files (docs/FORMAT.md). */
   /** Counters per 64-bit word. */
   static final int PER_WORD = 16;
   /** The saturated counter value. */
@@ -145,7 +144,7 @@ final class CounterWords {
     // 30 + 113 = 143 does not carry into the next byte).
     long atLeast15 = ((sums + 0x7171_7171_7171_7171L) & 0x8080_8080_8080_8080L) >>> 7;
     long full = atLeast15 * 0xFF; // 0xFF in each such byte, 0 elsewhere
-    return (sums & ~full | full) & LOW_NIBBLES_OF_BYTES;
+    return ((sums & ~full) | full) & LOW_NIBBLES_OF_BYTES;
   }
 
   /**

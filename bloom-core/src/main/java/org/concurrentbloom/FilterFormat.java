@@ -308,11 +308,6 @@ final class FilterFormat {
     return new Header(type, strategy, keyType, bits, k, n, p, count);
   }
 
-  /**
-   * Reads a header of {@code length} bytes. A stream that ends early is "truncated" only if what it held
-   * starts like a filter; anything else (an empty or a short text file) is "not a concurrent-bloom
-   * filter", which is what a user who passed the wrong file needs to hear.
-   */
   /** The storable strategy with this id, or null. */
   static HashStrategy readableStrategy(int id) {
     for (HashStrategy s : HashStrategy.values()) {
@@ -332,6 +327,11 @@ final class FilterFormat {
     }
   }
 
+  /**
+   * Reads a header of {@code length} bytes. A stream that ends early is "truncated" only if what it held
+   * starts like a filter; anything else (an empty or a short text file) is "not a concurrent-bloom
+   * filter", which is what a user who passed the wrong file needs to hear.
+   */
   static byte[] readHeaderBytes(InputStream in, int length, String what) throws IOException {
     byte[] bytes = new byte[length];
     int done = 0;

@@ -59,8 +59,8 @@ final class HashingSink implements Sink {
       return;
     }
     length = 0;
-    if (funnel == Funnels.stringFunnel() && item instanceof String) {
-      putAsciiOrString((String) item);
+    if (funnel == Funnels.stringFunnel() && item instanceof String s) {
+      putAsciiOrString(s);
     } else {
       funnel.funnel(item, this);
     }

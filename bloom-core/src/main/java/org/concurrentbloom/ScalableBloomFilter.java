@@ -369,7 +369,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     return (ScalableLayer<T>[]) LAYERS.getVolatile(this);
   }
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static <T> ScalableLayer<T>[] firstLayerOnly(Funnel<? super T> funnel, LayerPlan plan, Layout first) {
     return new ScalableLayer[] {
         new ScalableLayer<>(plan.newLayer(funnel, 0, first), new SlotBudget(plan.capacity(0), 0))};
@@ -566,7 +566,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     FilterFormat.checkKeyType(loaded.keyType(), funnel);
     LayerPlan plan = loaded.plan();
     List<FilterFormat.Loaded> records = loaded.layers();
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     ScalableLayer<T>[] layers = new ScalableLayer[records.size()];
     for (int i = 0; i < layers.length; i++) {
       FilterFormat.Loaded r = records.get(i);

@@ -109,6 +109,7 @@ final class StripedGate {
     }
   }
 
+  @SuppressWarnings("ThreadPriorityCheck") // deliberate: after spinning, let the holder run (2 cores)
   private static void backOff(int spins) {
     if (spins < SPINS_BEFORE_YIELD) {
       Thread.onSpinWait();

@@ -281,7 +281,7 @@ public class BloomFilterLincheckTest {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof SetSpec && ((SetSpec) o).keys.equals(keys);
+      return o instanceof SetSpec other && other.keys.equals(keys);
     }
 
     @Override
@@ -494,7 +494,7 @@ public class BloomFilterLincheckTest {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof AddResultSpec && ((AddResultSpec) o).set.equals(set);
+      return o instanceof AddResultSpec other && other.set.equals(set);
     }
 
     @Override

@@ -183,7 +183,7 @@ public class CountingBloomFilterLincheckTest {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof MultisetSpec && ((MultisetSpec) o).copies.equals(copies);
+      return o instanceof MultisetSpec other && other.copies.equals(copies);
     }
 
     @Override

@@ -3,9 +3,7 @@ package org.concurrentbloom;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** What the counting filter adds to the shared contract: counters, removal, saturation, merge, snapshots. */
@@ -306,12 +304,10 @@ class CountingBloomFilterTest {
   void toBloomFilterIsTheStandardFilterOfTheItemsPresent() {
     CountingBloomFilter<CharSequence> counting = strings(5_000, 0.01);
     BloomFilter<CharSequence> standard = BloomFilter.create(Funnels.stringFunnel(), 5_000, 0.01);
-    List<String> kept = new ArrayList<>();
     for (int i = 0; i < 4_000; i++) {
       String key = "key" + i;
       counting.add(key);
       if (i % 2 == 0) {
-        kept.add(key);
         standard.add(key);
       }
     }

@@ -224,10 +224,11 @@ class ScalableConcurrentStressTest {
     });
 
     assertThat(firstProblem.get()).isNull();
-    assertThat(round.get()).isEqualTo(boundaries * filters);
+    assertThat(round.get()).isEqualTo((long) boundaries * filters);
   }
 
   /** Polls until every worker but the caller has entered its add of {@code round} and finished it or blocked in it. */
+  @SuppressWarnings("ThreadPriorityCheck") // deliberate: let the other workers run (2 cores)
   private static void awaitOthersInOrPastTheirAdd(Thread[] workers, AtomicLongArray entered,
       AtomicLongArray finished, long round) {
     for (int t = 0; t < workers.length; t++) {

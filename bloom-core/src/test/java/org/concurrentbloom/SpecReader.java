@@ -19,6 +19,8 @@ final class SpecReader {
 
   /** A file the documents say a reader must refuse. */
   static final class Rejected extends Exception {
+    private static final long serialVersionUID = 1L;
+
     Rejected(String why) {
       super(why);
     }
@@ -40,16 +42,16 @@ final class SpecReader {
         out.write(c);
       } else if (c < 0x800) {
         out.write(0xC0 | c >> 6);
-        out.write(0x80 | c & 0x3F);
+        out.write(0x80 | (c & 0x3F));
       } else if (c < 0x10000) {
         out.write(0xE0 | c >> 12);
-        out.write(0x80 | c >> 6 & 0x3F);
-        out.write(0x80 | c & 0x3F);
+        out.write(0x80 | ((c >> 6) & 0x3F));
+        out.write(0x80 | (c & 0x3F));
       } else {
         out.write(0xF0 | c >> 18);
-        out.write(0x80 | c >> 12 & 0x3F);
-        out.write(0x80 | c >> 6 & 0x3F);
-        out.write(0x80 | c & 0x3F);
+        out.write(0x80 | ((c >> 12) & 0x3F));
+        out.write(0x80 | ((c >> 6) & 0x3F));
+        out.write(0x80 | (c & 0x3F));
       }
     }
     return out.toByteArray();
@@ -254,6 +256,7 @@ final class SpecReader {
   static final long MAX_WORDS = (1L << 31) - 9;
 
   /** One filter record (types 1 to 4), parsed and checked. */
+  @SuppressWarnings("JavaLangClash") // the spec's name for it; never confused with java.lang.Record here
   record Record(int version, int type, int strategy, int keyType, long m, int k, long n, double p, long count,
       long[] payload, int length) {
     /** Bit i (types 1 to 3) or whether counter i is non-zero (type 4). */

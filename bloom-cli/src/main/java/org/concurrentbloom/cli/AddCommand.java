@@ -51,6 +51,7 @@ final class AddCommand implements Callable<Integer> {
   private KeyCodec keyType;
 
   @Override
+  @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
     if (keys.isEmpty() && input == null) {
       throw new ParameterException(spec.commandLine(), "no keys to add: give KEY arguments or --input KEYS");

@@ -88,6 +88,7 @@ final class CreateCommand implements Callable<Integer> {
   private String input;
 
   @Override
+  @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
     Destination dest = FilterFiles.destination(output);

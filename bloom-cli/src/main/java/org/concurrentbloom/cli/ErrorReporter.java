@@ -95,8 +95,8 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
     if (ex instanceof UncheckedIOException unchecked) {
       return reason(unchecked.getCause());
     }
-    if (ex instanceof IOException) {
-      return reason((IOException) ex);
+    if (ex instanceof IOException io) {
+      return reason(io);
     }
     return "unexpected " + ex.getClass().getName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage());
   }

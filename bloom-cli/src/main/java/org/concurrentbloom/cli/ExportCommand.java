@@ -27,6 +27,7 @@ final class ExportCommand implements Callable<Integer> {
   private BloomCli parent;
 
   @Option(names = "--guava", required = true, description = "Write Guava's BloomFilter.writeTo format.")
+  @SuppressWarnings("UnusedVariable") // required: picocli checks it is given; its value is not needed
   private boolean guava;
 
   @Parameters(index = "0", paramLabel = "IN", description = "The Guava-compatible filter file.")
@@ -41,6 +42,7 @@ final class ExportCommand implements Callable<Integer> {
   private KeyCodec keyType;
 
   @Override
+  @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
     FilterFile filter = FilterFile.load(in, keyType, null, 1.5);

@@ -29,6 +29,7 @@ final class ImportCommand implements Callable<Integer> {
   private BloomCli parent;
 
   @Option(names = "--guava", required = true, description = "IN is in Guava's BloomFilter.writeTo format.")
+  @SuppressWarnings("UnusedVariable") // required: picocli checks it is given; its value is not needed
   private boolean guava;
 
   @Parameters(index = "0", paramLabel = "IN", description = "The file to convert.")
@@ -44,6 +45,7 @@ final class ImportCommand implements Callable<Integer> {
   private KeyCodec keyType;
 
   @Override
+  @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
     MemoryCheck.require((long) (1.5 * FilterFile.fileSize(in)), "loading " + in);

@@ -33,7 +33,6 @@ import picocli.CommandLine.ParentCommand;
         "For a counting filter: counters instead of bits, and the counters stuck at 15. For a scalable "
             + "filter: its growth parameters and one line per layer."})
 final class InfoCommand implements Callable<Integer> {
-  private static final String FORMAT = "%-23s %s%n";
 
   @ParentCommand
   private BloomCli parent;
@@ -139,6 +138,6 @@ final class InfoCommand implements Callable<Integer> {
   }
 
   static void field(PrintWriter out, String name, String value) {
-    out.printf(FORMAT, name, value);
+    out.printf("%-23s %s%n", name, value);
   }
 }

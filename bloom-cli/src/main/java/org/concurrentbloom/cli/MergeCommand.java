@@ -45,6 +45,7 @@ final class MergeCommand implements Callable<Integer> {
   private KeyCodec keyType;
 
   @Override
+  @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
     Destination dest = FilterFiles.destination(output);

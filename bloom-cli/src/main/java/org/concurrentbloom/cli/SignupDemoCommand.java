@@ -168,6 +168,7 @@ final class SignupDemoCommand implements Callable<Integer> {
   }
 
   /** Sign-ups from {@code threads} threads; returns {created, taken, lost at the constraint}. */
+  @SuppressWarnings("EnumOrdinal") // outcomes[] is indexed by Outcome, in its declared order
   private LongAdder[] signUps(SignupDatabase db, MembershipGuard<String> guard, int signups, Queue<String> created)
       throws Exception {
     LongAdder[] outcomes = {new LongAdder(), new LongAdder(), new LongAdder()};

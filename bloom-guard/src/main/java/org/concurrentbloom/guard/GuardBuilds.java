@@ -139,6 +139,7 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
    * Scans into the registered {@code next} and publishes it; afterwards writes the snapshot. Returns true
    * if the published filter already holds more keys than its capacity.
    */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // builds run on the scheduler's one thread
   private boolean publish(RebuildLoop loop, GuardFilters.Candidate<K> next, long start, long failedBefore,
       Scan scan, String how) throws Exception {
     ScanResult result = scan.run();
@@ -170,7 +171,7 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
       capacity = Math.max(capacity, current.capacity());
       long count = current.keys();
       if (count > current.capacity()) {
-        capacity = Math.max(capacity, (long) Math.min(Long.MAX_VALUE / 2, Math.ceil(count * config.growthFactor())));
+        capacity = Math.max(capacity, (long) Math.min(Long.MAX_VALUE / 2.0, Math.ceil(count * config.growthFactor())));
       }
     }
     long max = config.budget().maxCapacity();

@@ -53,7 +53,8 @@ interface GuardScheduler {
 
     @Override
     public void schedule(Runnable task, Duration delay) {
-      executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+      // The tasks (the loop's retries and periodic requests) handle their own failures.
+      var unused = executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -241,7 +241,7 @@ public final class GuardStats {
 
   @Override
   public boolean equals(Object o) {
-    return o == this || o instanceof GuardStats other && components().equals(other.components());
+    return o == this || (o instanceof GuardStats other && components().equals(other.components()));
   }
 
   @Override

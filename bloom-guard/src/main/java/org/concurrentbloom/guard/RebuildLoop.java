@@ -1,5 +1,7 @@
 package org.concurrentbloom.guard;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -50,9 +52,12 @@ final class RebuildLoop {
   private final String name;
 
   private final Object lock = new Object();
-  private CompletableFuture<Void> queued; // guarded by lock
-  private boolean queuedFullScan; // guarded by lock
-  private boolean closed; // guarded by lock
+  @GuardedBy("lock")
+  private CompletableFuture<Void> queued;
+  @GuardedBy("lock")
+  private boolean queuedFullScan;
+  @GuardedBy("lock")
+  private boolean closed;
 
   private volatile Thread buildThread;
   private volatile boolean retryScheduled;
@@ -72,7 +77,11 @@ final class RebuildLoop {
     this.name = name;
   }
 
-  /** Queues a build (or joins the queued one); the future completes when it has published or failed. */
+  /**
+   * Queues a build (or joins the queued one); the future completes when it has published or failed. A
+   * caller that does not wait may drop it: the loop itself reports and retries a failed build.
+   */
+  @CanIgnoreReturnValue
   CompletableFuture<Void> request(Reason reason) {
     synchronized (lock) {
       if (closed) {
@@ -110,6 +119,7 @@ final class RebuildLoop {
     return Thread.currentThread() == buildThread;
   }
 
+  @SuppressWarnings("NonAtomicVolatileUpdate") // written only on the scheduler's one thread
   private void runQueued() {
     CompletableFuture<Void> mine;
     boolean fullScan;
@@ -166,6 +176,7 @@ final class RebuildLoop {
     }, delay);
   }
 
+  @SuppressWarnings("NonAtomicVolatileUpdate") // written only on the scheduler's one thread
   private void schedulePeriodic() {
     if (interval == null) {
       return;

@@ -150,7 +150,7 @@ class PostgresGuardTest {
         assertThat(restarted.mightExist(email)).isTrue();
       }
       // Keys caught up that the filter already answered "maybe" for (p = 1%) are not counted again.
-      long expected = 50_000 + created.size() + 100;
+      long expected = 50_000L + created.size() + 100;
       assertThat(restarted.stats().filterCount()).isBetween(expected - 100, expected);
     }
   }

@@ -175,7 +175,7 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
      * @throws RedisFilterExistsException if the filter (or a partition of it) already exists; nothing
      *     was written
      * @throws RedisFilterMismatchException if a key holds data this library did not write
-     * @throws IllegalStateException, IllegalArgumentException, RedisFilterException as {@link #createOrAttach()}
+     * @throws IllegalStateException (or IllegalArgumentException, RedisFilterException) as {@link #createOrAttach()}
      */
     public RedisBloomFilter<T> createNew() {
       return FilterOpener.create(this, true);

@@ -48,6 +48,7 @@ enum Client {
   }
 
   /** An adapter to the cluster of {@code nodes}, seeded with all of them. */
+  @SuppressWarnings("deprecation") // enableAllAdaptiveRefreshTriggers: every trigger, as wanted here
   RedisClientAdapter openCluster(RedisClusterExtension cluster, Duration timeout) {
     if (this == JEDIS) {
       return RedisClientAdapter.jedis(cluster.client(timeout));

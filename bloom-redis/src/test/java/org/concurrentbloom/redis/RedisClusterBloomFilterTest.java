@@ -240,8 +240,8 @@ class RedisClusterBloomFilterTest {
         if (!admin.clusterInfo().contains("cluster_state:ok")) {
           return false;
         }
-        for (String line : admin.clusterNodes().split("\n")) {
-          String[] fields = line.split(" ");
+        for (String line : admin.clusterNodes().split("\n", -1)) {
+          String[] fields = line.split(" ", -1);
           boolean isVictim = fields.length > 1 && fields[1].startsWith("127.0.0.1:" + victim.port() + "@");
           if (isVictim && fields[2].contains("master") && !fields[2].contains("fail")) {
             return false;

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.guard.MembershipGuard;
@@ -59,16 +60,16 @@ class RedisForeignDataTest {
   }
 
   /** Every key whose name starts with {@code prefix}. */
-  private TreeSet<String> keysStartingWith(String prefix) {
+  private SortedSet<String> keysStartingWith(String prefix) {
     return keysMatching(prefix + "*");
   }
 
   /** Every key whose name contains this test's filter name, wherever. */
-  private TreeSet<String> keysMentioningName() {
+  private SortedSet<String> keysMentioningName() {
     return keysMatching("*" + name + "*");
   }
 
-  private TreeSet<String> keysMatching(String pattern) {
+  private SortedSet<String> keysMatching(String pattern) {
     TreeSet<String> found = new TreeSet<>();
     String cursor = ScanParams.SCAN_POINTER_START;
     do {

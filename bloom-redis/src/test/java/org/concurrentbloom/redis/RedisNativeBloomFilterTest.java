@@ -68,6 +68,7 @@ class RedisNativeBloomFilterTest {
   }
 
   @Test
+  @SuppressWarnings("deprecation") // sendCommand: another client's raw BF.* commands
   void anotherClientsBfExistsFindsOurItemsAndAnotherShapeIsRefused() {
     RedisClient redis = SERVER.client();
     assumeTrue(RedisNativeBloomFilter.isSupported(redis), "this redis-server has no BF.* commands (Redis 7 without RedisBloom)");
@@ -76,7 +77,7 @@ class RedisNativeBloomFilterTest {
     assertThat(f.created()).isTrue();
     f.add("alice@example.com");
     Object theirs = redis.sendCommand(() -> SafeEncoder.encode("BF.EXISTS"), "native:shared", "alice@example.com");
-    assertThat(theirs).isIn(1L, Boolean.TRUE);
+    assertThat(theirs).isIn(1L, true);
     redis.sendCommand(() -> SafeEncoder.encode("BF.ADD"), "native:shared", "bob@example.com");
     assertThat(f.mightContain("bob@example.com")).isTrue();
     assertThat(RedisNativeBloomFilter.<CharSequence>builder(redis, "native:shared", Funnels.stringFunnel())

@@ -3,6 +3,7 @@ package org.concurrentbloom.redis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -44,7 +45,7 @@ final class RedisNode implements AutoCloseable {
    * so its absence is a broken build), otherwise the calling test class is skipped with the reason.
    */
   static String requireServerBinary() {
-    for (String dirName : System.getenv().getOrDefault("PATH", "/usr/bin").split(java.io.File.pathSeparator)) {
+    for (String dirName : System.getenv().getOrDefault("PATH", "/usr/bin").split(java.io.File.pathSeparator, -1)) {
       Path candidate = Path.of(dirName, "redis-server");
       if (Files.isExecutable(candidate)) {
         return candidate.toString();
@@ -80,7 +81,7 @@ final class RedisNode implements AutoCloseable {
     for (int attempt = 0; attempt < 100; attempt++) {
       int port;
       try (ServerSocket socket = new ServerSocket()) {
-        socket.bind(new InetSocketAddress("127.0.0.1", 0));
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         port = socket.getLocalPort();
       }
       if (port + 10000 <= 65535 && isFree(port + 10000)) {
@@ -92,7 +93,7 @@ final class RedisNode implements AutoCloseable {
 
   private static boolean isFree(int port) {
     try (ServerSocket socket = new ServerSocket()) {
-      socket.bind(new InetSocketAddress("127.0.0.1", port));
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
       return true;
     } catch (IOException e) {
       return false;
@@ -135,7 +136,7 @@ final class RedisNode implements AutoCloseable {
 
   private boolean answersPing() {
     try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
       socket.setSoTimeout(1000);
       OutputStream out = socket.getOutputStream();
       out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));

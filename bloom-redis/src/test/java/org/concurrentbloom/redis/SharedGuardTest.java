@@ -147,7 +147,7 @@ class SharedGuardTest {
 
   /** How many SET commands the server has run (the lock is taken with SET NX PX). */
   private static long setCalls(Jedis admin) {
-    for (String line : admin.info("commandstats").split("\r?\n")) {
+    for (String line : admin.info("commandstats").split("\r?\n", -1)) {
       if (line.startsWith("cmdstat_set:")) {
         return Long.parseLong(line.replaceAll("^cmdstat_set:calls=(\\d+),.*$", "$1"));
       }

@@ -112,6 +112,7 @@ final class Cases {
   }
 
   /** Sort key of a table: by family, then by operation (known ones first), then by threads. */
+  @SuppressWarnings("EnumOrdinal") // the families' declared order is the tables' order
   static String tableOrder(Result r) {
     int rank = OP_ORDER.indexOf(op(r));
     return family(r).ordinal() + "" + (char) ('a' + (rank < 0 ? OP_ORDER.size() : rank)) + op(r)

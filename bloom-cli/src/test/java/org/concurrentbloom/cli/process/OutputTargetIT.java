@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.GroupPrincipal;
@@ -95,7 +96,7 @@ class OutputTargetIT {
       reader.setDaemon(true); // if the FIFO is replaced, its open never returns
       reader.start();
     });
-    Bloom.runWithInput("alice\nbob\n".getBytes(), "create", "-n", "100", "-p", "0.01", "-o", fifo.toString(),
+    Bloom.runWithInput("alice\nbob\n".getBytes(StandardCharsets.UTF_8), "create", "-n", "100", "-p", "0.01", "-o", fifo.toString(),
         "--input", "-").ok();
     assertThat(fileType(fifo)).as("still a FIFO").isEqualTo(S_IFIFO);
     BloomFilter<CharSequence> received = BloomFilter.readFrom(
@@ -113,7 +114,7 @@ class OutputTargetIT {
   void standardOutputTakesTheFilterAndTheSummaryGoesToStderr() throws Exception {
     Path link = Files.createSymbolicLink(dir.resolve("stdout"), Path.of("/proc/self/fd/1"));
     for (String target : new String[] {"-", link.toString()}) {
-      Bloom.Result r = Bloom.runWithInput("alice\n".getBytes(), "create", "-n", "100", "-p", "0.01", "-o", target,
+      Bloom.Result r = Bloom.runWithInput("alice\n".getBytes(StandardCharsets.UTF_8), "create", "-n", "100", "-p", "0.01", "-o", target,
           "--input", "-").ok();
       BloomFilter<CharSequence> f = BloomFilter.readFrom(new ByteArrayInputStream(r.stdout()), Funnels.stringFunnel());
       assertThat(f.mightContain("alice")).isTrue();
