@@ -44,8 +44,10 @@ public enum FilterType {
   private final HashStrategy strategy;
   /** The method that reads this type, for messages that send a caller there. */
   private final String reader;
-  /** Null for the types that are not one bit array. */
+  /** Null for the types that are not one bit array; stateless method references otherwise. */
+  @SuppressWarnings("ImmutableEnumChecker")
   private final Shaped shaped;
+  @SuppressWarnings("ImmutableEnumChecker")
   private final Sized sized;
 
   FilterType(int id, String shortName, String description, HashStrategy strategy, String reader, Shaped shaped,

@@ -12,6 +12,7 @@ import redis.clients.jedis.commands.ProtocolCommand;
 enum BfCommand implements ProtocolCommand {
   RESERVE, ADD, MADD, EXISTS, MEXISTS, CARD, INFO;
 
+  @SuppressWarnings("ImmutableEnumChecker") // never written after construction; Jedis only reads it
   private final byte[] raw = RedisCodec.ascii("BF." + name());
 
   @Override
