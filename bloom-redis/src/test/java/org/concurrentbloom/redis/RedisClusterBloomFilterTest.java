@@ -220,7 +220,6 @@ class RedisClusterBloomFilterTest {
     }
   }
 
-  /** True when no live node still lists the victim as a master owning slots, and every live node is ok. */
   /** {@link ConcurrentRun#finish()}, returning its failure instead of throwing it. */
   private static AssertionError finishKeepingTheFailure(ConcurrentRun run) throws InterruptedException {
     try {
@@ -231,6 +230,7 @@ class RedisClusterBloomFilterTest {
     }
   }
 
+  /** True when no live node still lists the victim as a master owning slots, and every live node is ok. */
   private static boolean promotedAndOk(RedisNode victim) {
     for (RedisNode node : CLUSTER.nodes()) {
       if (!node.isAlive()) {
