@@ -41,18 +41,7 @@ import java.util.Objects;
  */
 public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   /*
-   * Design.
-   *
-   * Counters. m counters of 4 bits, 16 to a long (CounterWords); m and k are the standard filter's for
-   * (n, p) (Sizing). Fan et al. bound the probability that any counter reaches 16, with k = (m/n) ln 2, by
-   * 1.37e-15 m, so 4 bits suffice; but an adversary or an overfilled filter can still get there.
-   * So a counter that reaches 15 is stuck: it is never incremented (its true count may exceed 15), never
-   * decremented (a decrement of an undercounted counter could reach 0 while an item still uses it: a false
-   * negative) and a merge never moves it. A stuck counter can only cause false positives. A remove of an
-   * item with a stuck counter decrements its other counters, each of which the item did increment, and
-   * leaves the stuck one at 15 > 0: every other item keeps all its counters above 0.
-   *
-   * add returns true iff one of its counters was 0, i.e. the item was definitely absent (MembershipFilter's
+   * Count. add returns true iff one of its counters was 0, i.e. the item was definitely absent (MembershipFilter's
    * contract). count() is adds that returned true less removes after which the item is definitely absent
    * (one of its counters reached 0). For items with disjoint counters that is exactly the number of
    * distinct items present, however often each was added: a repeated add returns false and is not
@@ -60,7 +49,8 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * would make add, add, remove count 0 with the item still present.) False positives of add can make
    * the raw sum negative; count() floors it at 0.
    *
-   * Concurrency: GatedCounters says why a remove needs more than a CAS per word, and how its gate works.
+   * Counters, stuck counters and concurrency: GatedCounters, where counters change, says why a remove
+   * needs more than a CAS per word and how its gate works.
    */
 
   private final Funnel<? super T> funnel;
@@ -109,6 +99,18 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
     @Override
     Builder<T> self() {
       return this;
+    }
+
+    // Narrowed so that the compiled signatures name this class, not the package-private base.
+
+    @Override
+    public Builder<T> expectedInsertions(long expectedInsertions) {
+      return super.expectedInsertions(expectedInsertions);
+    }
+
+    @Override
+    public Builder<T> fpp(double fpp) {
+      return super.fpp(fpp);
     }
 
     /**

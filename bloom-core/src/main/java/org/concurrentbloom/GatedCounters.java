@@ -9,6 +9,15 @@ package org.concurrentbloom;
  */
 final class GatedCounters {
   /*
+   * Counters. m counters of 4 bits, 16 to a long (CounterWords); m and k are the standard filter's for
+   * (n, p) (Sizing). Fan et al. bound the probability that any counter reaches 16, with k = (m/n) ln 2, by
+   * 1.37e-15 m, so 4 bits suffice; but an adversary or an overfilled filter can still get there.
+   * So a counter that reaches 15 is stuck: it is never incremented (its true count may exceed 15), never
+   * decremented (a decrement of an undercounted counter could reach 0 while an item still uses it: a false
+   * negative) and a merge never moves it. A stuck counter can only cause false positives. A remove of an
+   * item with a stuck counter decrements its other counters, each of which the item did increment, and
+   * leaves the stuck one at 15 > 0: every other item keeps all its counters above 0.
+   *
    * Why remove needs more than a CAS per word. The counters of an item lie in up to k words, and no
    * hardware CAS spans them. Three hazards follow, each a false negative for an item nobody removed:
    *  (1) Rollback. Decrementing word by word with "only if > 0" and undoing on failure: two removes of an

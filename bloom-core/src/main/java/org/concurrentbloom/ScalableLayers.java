@@ -86,7 +86,7 @@ final class ScalableLayers<T> {
     return firstLayerOnly(funnel, plan, first);
   }
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array is created raw
   private static <T> ScalableLayer<T>[] firstLayerOnly(Funnel<? super T> funnel, LayerPlan plan, Layout first) {
     return new ScalableLayer[] {
         new ScalableLayer<>(plan.newLayer(funnel, 0, first), new SlotBudget(plan.capacity(0), 0))};
@@ -94,7 +94,7 @@ final class ScalableLayers<T> {
 
   /** The layers of a file, already checked against the plan by {@link ScalableFormat#read}. */
   static <T> ScalableLayer<T>[] loaded(Funnel<? super T> funnel, List<FilterFormat.Loaded> records) {
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array is created raw
     ScalableLayer<T>[] loaded = new ScalableLayer[records.size()];
     for (int i = 0; i < loaded.length; i++) {
       FilterFormat.Loaded r = records.get(i);
@@ -109,7 +109,7 @@ final class ScalableLayers<T> {
   }
 
   /** The current array (volatile read); the caller must not write it. */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings("unchecked") // the array only ever holds layers of this filter
   ScalableLayer<T>[] current() {
     return (ScalableLayer<T>[]) LAYERS.getVolatile(this);
   }
@@ -206,7 +206,7 @@ final class ScalableLayers<T> {
   /** Independent layers holding every add that finished before this call (see Copy above). */
   ScalableLayer<T>[] copy() {
     ScalableLayer<T>[] current = current();
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array is created raw
     ScalableLayer<T>[] copied = new ScalableLayer[current.length];
     for (int i = 0; i < current.length; i++) {
       ScalableLayer<T> layer = current[i];

@@ -19,6 +19,8 @@ final class SpecReader {
 
   /** A file the documents say a reader must refuse. */
   static final class Rejected extends Exception {
+    private static final long serialVersionUID = 1L;
+
     Rejected(String why) {
       super(why);
     }
