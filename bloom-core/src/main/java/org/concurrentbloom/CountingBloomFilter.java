@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Objects;
-import java.util.zip.CRC32C;
+import org.concurrentbloom.internal.VisibleForTesting;
 
 /**
  * A Bloom filter that supports {@link #remove}: each of its m cells is a 4-bit counter instead of a bit
@@ -42,18 +42,7 @@ import java.util.zip.CRC32C;
  */
 public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   /*
-   * Design.
-   *
-   * Counters. m counters of 4 bits, 16 to a long (CounterWords); m and k are the standard filter's for
-   * (n, p) (Sizing). Fan et al. bound the probability that any counter reaches 16, with k = (m/n) ln 2, by
-   * 1.37e-15 m, so 4 bits suffice; but an adversary or an overfilled filter can still get there.
-   * So a counter that reaches 15 is stuck: it is never incremented (its true count may exceed 15), never
-   * decremented (a decrement of an undercounted counter could reach 0 while an item still uses it: a false
-   * negative) and a merge never moves it. A stuck counter can only cause false positives. A remove of an
-   * item with a stuck counter decrements its other counters, each of which the item did increment, and
-   * leaves the stuck one at 15 > 0: every other item keeps all its counters above 0.
-   *
-   * add returns true iff one of its counters was 0, i.e. the item was definitely absent (MembershipFilter's
+   * Count. add returns true iff one of its counters was 0, i.e. the item was definitely absent (MembershipFilter's
    * contract). count() is adds that returned true less removes after which the item is definitely absent
    * (one of its counters reached 0). For items with disjoint counters that is exactly the number of
    * distinct items present, however often each was added: a repeated add returns false and is not
@@ -61,121 +50,119 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * would make add, add, remove count 0 with the item still present.) False positives of add can make
    * the raw sum negative; count() floors it at 0.
    *
-   * Why remove needs more than a CAS per word. The counters of an item lie in up to k words, and no
-   * hardware CAS spans them. Three hazards follow, each a false negative for an item nobody removed:
-   *  (1) Rollback. Decrementing word by word with "only if > 0" and undoing on failure: two removes of an
-   *      item X added once, whose counter A it shares with an item W (A = 2, X's counter B = 1). Both check
-   *      and pass; both decrement A (to 0); one takes B, the other finds B = 0 and restores A. Until then
-   *      A = 0 and W is absent, though the remove that did it returns false.
-   *  (2) Half an add. remove(X) running during add(X) of an absent X: the add has incremented X's counter
-   *      A but not yet B, which W holds at 1. The remove sees A = B = 1, succeeds and takes B to 0: W is
-   *      absent until the add increments B. Sequentially (add, then remove) W is never absent.
-   *  (3) Bulk operations. A merge or snapshot that sees half an add or half a remove writes a state no
-   *      sequence of operations produces; removing from it can hit (2) later.
-   * Readers need none of this. A remove that succeeds never undoes anything, so each counter it takes down
-   * goes down once; it takes 1 from counters the removed item holds, so any other item present keeps every
-   * counter above 0 (an item present twice keeps its own too); and the removed item itself may be seen
-   * present or absent only while the remove runs, and absent ever after. So a reader that sees some of a
-   * remove's decrements and not others answers as if before or after it, like a reader of a half-done add.
-   *
-   * Mechanism: a striped shared/exclusive gate (StripedGate), stripes being ranges of words. add enters the
-   * stripe of its first probe's word shared; remove enters the stripes of all its words exclusively, in
-   * ascending order; clear, merge and the snapshots (copy, writeTo, toBloomFilter, a merge's source) enter
-   * all stripes exclusively. So (1) no two removes that share a word run at once: a remove that has checked
-   * its counters then decrements them with no failure possible (adds only increase them, stuck counters
-   * are skipped); (2) add(X) and remove(X) exclude each other (the first probe's word is one of X's
-   * words); (3) bulk operations see no operation in progress. Readers take nothing. clear and merge build
-   * the new counters aside and publish them with one volatile write (CounterTable), so readers see the
-   * whole change at once, which makes both linearizable.
-   *
-   * Why these and not less: both hazards were observed. With add not entering the gate, the jcstress test
-   * CountingAddRemoveSameItem saw hazard (2) (w reported absent) in 6 of 8 JVM configurations, 4 to 61
-   * times in about 500,000 samples each; with remove not entering it, two removes of one add both passed
-   * their check (the Lincheck, stress and jcstress tests all fail: the second decrement finds a zero).
-   * A CAS per word is what adds and removes still do inside the gate, for the counters of other items
-   * that share the word.
-   *
-   * Alternatives. A reader-writer lock over the whole filter with adds as readers serialises every add on
-   * one cache line. Striping by the words an add touches needs k lock entries per add; stripe by the
-   * first probe's word is one. A k-word CAS (Harris, Fraser and Pratt, "A Practical Multi-Word
-   * Compare-and-Swap Operation", DISC 2002) would make remove lock-free but costs descriptor allocation
-   * and 2k+1 CASes per remove, plus a descriptor check on every read. A seqlock would let readers retry
-   * instead of seeing partial removes, which (above) they can safely see, and still needs removes to
-   * exclude each other. The gate costs an add two atomic adds (enter, leave) on a line it shares with
-   * 1/stripes of all adds, about a quarter of the add's own k = 7 CASes at p = 1%; a remove pays up to k
-   * CASes to enter. A quick single-thread JMH comparison of add with and without the gate could not tell
-   * them apart on a busy development machine (both about 250 ns at n = 1M, errors larger than the gap);
-   * CountingBenchmark on an idle machine (docs/BENCHMARKS.md, String keys, n = 1M): add 297 ns with one
-   * thread and 281 ns per thread with two (so the gate does not serialise adds), mightContain 77 ns and
-   * 69 ns, against Commons Collections' unsynchronised ArrayCountingBloomFilter at 590 ns and 363 ns.
+   * Counters, stuck counters and concurrency: GatedCounters, where counters change, says why a remove
+   * needs more than a CAS per word and how its gate works.
    */
-
-  /** Stripes of the gate: many more than cores, so adds rarely share one; 32 KiB of padded slots. */
-  private static final int MAX_STRIPES = 256;
 
   private final Funnel<? super T> funnel;
   private final long counters;
   private final int hashFunctions;
   private final long expectedInsertions;
   private final double fpp;
-  private final StripedGate gate;
-  /** Read by anyone; written only by clear and merge, which hold every stripe exclusively. */
-  private volatile CounterTable table;
+  private final GatedCounters cells;
 
+  /** A filter over {@code words}, which the caller hands over, behind a gate of at most {@code maxStripes}. */
   private CountingBloomFilter(Funnel<? super T> funnel, long counters, int hashFunctions, long expectedInsertions,
-      double fpp, CounterTable table) {
-    this(funnel, counters, hashFunctions, expectedInsertions, fpp, table, MAX_STRIPES);
-  }
-
-  private CountingBloomFilter(Funnel<? super T> funnel, long counters, int hashFunctions, long expectedInsertions,
-      double fpp, CounterTable table, int maxStripes) {
+      double fpp, long[] words, long count, int maxStripes) {
     this.funnel = Objects.requireNonNull(funnel, "funnel");
     this.counters = counters;
     this.hashFunctions = hashFunctions;
     this.expectedInsertions = expectedInsertions;
     this.fpp = fpp;
-    this.table = table;
-    this.gate = new StripedGate(table.words.length, maxStripes);
+    this.cells = new GatedCounters(new CounterTable(words, count), maxStripes);
   }
 
   /**
    * Creates an empty filter sized for {@code expectedInsertions} items at false-positive probability
    * {@code fpp}: the m and k of {@link BloomFilter#create} for the same arguments, with m counters of
-   * 4 bits.
+   * 4 bits. The same as {@code builder(funnel).expectedInsertions(n).fpp(p).build()}.
    *
    * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1),
    *     -n ln p / (ln 2)^2 is below one counter (as {@link BloomFilter#create}), or the counters would not
-   *     fit in the largest {@code long[]} (about 2^35 counters, 16 GiB)
+   *     fit in the largest {@code long[]} (about 2^35 counters, 16 GiB); the message names the bad value
    */
   public static <T> CountingBloomFilter<T> create(Funnel<? super T> funnel, long expectedInsertions,
       double fpp) {
-    Objects.requireNonNull(funnel, "funnel");
-    long m = Sizing.optimalBits(expectedInsertions, fpp);
-    if (m > CounterWords.MAX_COUNTERS) {
-      throw new IllegalArgumentException(String.format(
-          "expectedInsertions=%d at fpp=%s needs %d counters, past the limit of %d counters (4 bits each,"
-              + " %d words of a long[])", expectedInsertions, fpp, m, CounterWords.MAX_COUNTERS, Sizing.MAX_WORDS));
-    }
-    int k = Sizing.optimalHashFunctions(expectedInsertions, fpp);
-    return new CountingBloomFilter<>(funnel, m, k, expectedInsertions, fpp,
-        new CounterTable(new long[CounterWords.wordsFor(m)], 0));
+    return CountingBloomFilter.<T>builder(funnel).expectedInsertions(expectedInsertions).fpp(fpp).build();
   }
 
-  /** A filter of exactly {@code counters} counters and {@code k} probes, for tests; n and p derived. */
+  /** Starts a filter description: {@code CountingBloomFilter.builder(funnel).expectedInsertions(n).fpp(p).build()}. */
+  public static <T> Builder<T> builder(Funnel<? super T> funnel) {
+    return new Builder<>(funnel);
+  }
+
+  /** Describes a counting filter before it is built. Not thread-safe; the filters it builds are. */
+  public static final class Builder<T> extends SizedBuilder<T, Builder<T>> {
+    private Builder(Funnel<? super T> funnel) {
+      super(funnel);
+    }
+
+    @Override
+    Builder<T> self() {
+      return this;
+    }
+
+    // Narrowed so that the compiled signatures name this class, not the package-private base.
+
+    @Override
+    public Builder<T> expectedInsertions(long expectedInsertions) {
+      return super.expectedInsertions(expectedInsertions);
+    }
+
+    @Override
+    public Builder<T> fpp(double fpp) {
+      return super.fpp(fpp);
+    }
+
+    /**
+     * The number of counters (m) {@link #build()} would allocate, computed without allocating them, so a
+     * caller can check the memory first (m / 2 bytes, rounded up to whole 64-bit words of 16 counters).
+     *
+     * @throws IllegalStateException as {@link #build()}
+     * @throws IllegalArgumentException as {@link #build()}
+     */
+    public long counterCount() {
+      long n = requireExpectedInsertions();
+      long m = Sizing.optimalBits(n, fpp);
+      if (m > CounterWords.MAX_COUNTERS) {
+        throw new IllegalArgumentException(String.format(
+            "expectedInsertions=%d at fpp=%s needs %d counters, past the limit of %d counters (4 bits each,"
+                + " %d words of a long[])", n, fpp, m, CounterWords.MAX_COUNTERS, Sizing.MAX_WORDS));
+      }
+      return m;
+    }
+
+    /**
+     * Builds an empty filter of {@link #counterCount()} counters and the k of {@link BloomFilter#create}.
+     *
+     * @throws IllegalStateException if {@link #expectedInsertions} was not set
+     * @throws IllegalArgumentException if -n ln p / (ln 2)^2 is below one counter, or the counters would
+     *     not fit in the largest {@code long[]}; the message names the value
+     */
+    public CountingBloomFilter<T> build() {
+      long m = counterCount();
+      return new CountingBloomFilter<>(funnel, m, Sizing.optimalHashFunctions(expectedInsertions, fpp),
+          expectedInsertions, fpp, new long[CounterWords.wordsFor(m)], 0, GatedCounters.MAX_STRIPES);
+    }
+  }
+
+  /** A filter of exactly {@code counters} counters and {@code k} probes, n and p derived from them. */
+  @VisibleForTesting
   static <T> CountingBloomFilter<T> withShape(Funnel<? super T> funnel, long counters, int k) {
-    return withShape(funnel, counters, k, MAX_STRIPES);
+    return withShape(funnel, counters, k, GatedCounters.MAX_STRIPES);
   }
 
   /**
    * {@link #withShape(Funnel, long, int)} with at most {@code maxStripes} stripes (a power of two), for
    * the model checker, whose search is diluted by every stripe a bulk operation enters.
    */
+  @VisibleForTesting
   static <T> CountingBloomFilter<T> withShape(Funnel<? super T> funnel, long counters, int k, int maxStripes) {
     CounterWords.checkShape(counters, k);
     long n = Math.max(1, Math.round(counters * Math.log(2) / k));
     double p = Math.min(0.5, Math.max(Double.MIN_VALUE, Sizing.expectedFpp(counters, k, n)));
-    return new CountingBloomFilter<>(funnel, counters, k, n, p,
-        new CounterTable(new long[CounterWords.wordsFor(counters)], 0), maxStripes);
+    return new CountingBloomFilter<>(funnel, counters, k, n, p, new long[CounterWords.wordsFor(counters)], 0,
+        maxStripes);
   }
 
   // ---------------------------------------------------------------- add, remove, query
@@ -189,28 +176,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean add(T item) {
-    CounterProbes p = CounterProbes.hashed(item, funnel).group(counters, hashFunctions);
-    int stripe = gate.stripeOf(p.firstWord);
-    gate.enterShared(stripe);
-    try {
-      CounterTable t = table; // read inside the gate: clear and merge replace it only outside
-      // Two passes, as StandardLayout.set does: the loads are independent, so their cache misses
-      // overlap; the CASes then find their lines cached (one pass would wait for each miss in turn,
-      // since a locked instruction lets no later load start before it).
-      for (int i = 0; i < p.size; i++) {
-        p.seen[i] = AtomicWords.getAcquire(t.words, p.words[i]);
-      }
-      boolean wasAbsent = false;
-      for (int i = 0; i < p.size; i++) {
-        wasAbsent |= CounterWords.incrementCas(t.words, p.words[i], p.masks[i], p.seen[i]);
-      }
-      if (wasAbsent) {
-        t.count.increment(); // inside the gate, so that snapshots see words and count agree
-      }
-      return wasAbsent;
-    } finally {
-      gate.exitShared(stripe);
-    }
+    return cells.add(CounterProbes.hashed(item, funnel).group(counters, hashFunctions));
   }
 
   /**
@@ -225,46 +191,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean remove(T item) {
-    CounterProbes p = CounterProbes.hashed(item, funnel).group(counters, hashFunctions);
-    int[] words = p.words;
-    long[] masks = p.masks;
-    int size = p.size;
-    // Words ascend, so their stripes do: enter each distinct stripe once, in ascending order.
-    int last = -1;
-    for (int i = 0; i < size; i++) {
-      int s = gate.stripeOf(words[i]);
-      if (s != last) {
-        gate.enterExclusive(s);
-        last = s;
-      }
-    }
-    try {
-      CounterTable t = table;
-      for (int i = 0; i < size; i++) {
-        if (!CounterWords.allNonZero(AtomicWords.getAcquire(t.words, words[i]), masks[i])) {
-          return false;
-        }
-      }
-      // No other remove touches these words until we exit, and adds only increase counters: each
-      // decrement below finds its counters still above 0 (or stuck) and cannot fail.
-      boolean emptied = false;
-      for (int i = 0; i < size; i++) {
-        emptied |= CounterWords.decrementCas(t.words, words[i], masks[i]);
-      }
-      if (emptied) {
-        t.count.decrement();
-      }
-      return true;
-    } finally {
-      last = -1;
-      for (int i = 0; i < size; i++) {
-        int s = gate.stripeOf(words[i]);
-        if (s != last) {
-          gate.exitExclusive(s);
-          last = s;
-        }
-      }
-    }
+    return cells.remove(CounterProbes.hashed(item, funnel).group(counters, hashFunctions));
   }
 
   /**
@@ -276,7 +203,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   @Override
   public boolean mightContain(T item) {
     long[] positions = CounterProbes.hashed(item, funnel).positions(counters, hashFunctions).positions;
-    long[] words = table.words;
+    long[] words = cells.words();
     for (int i = 0; i < hashFunctions; i++) {
       if (CounterWords.getAcquire(words, positions[i]) == 0) {
         return false;
@@ -290,12 +217,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   /** Removes every item, atomically for readers; afterwards {@link #count()} is 0. Allocates m/2 bytes. */
   @Override
   public void clear() {
-    gate.enterAllExclusive();
-    try {
-      table = new CounterTable(new long[table.words.length], 0);
-    } finally {
-      gate.exitAllExclusive();
-    }
+    cells.clear();
   }
 
   /**
@@ -319,19 +241,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
       throw new IllegalArgumentException("cannot merge a filter of " + other.funnel + " into one of " + funnel
           + ": " + funnels);
     }
-    // Snapshot first and enter our own gate after, so that a.merge(b) and b.merge(a) cannot deadlock.
-    Snapshot source = other.snapshot();
-    gate.enterAllExclusive();
-    try {
-      long[] current = table.words;
-      long[] merged = new long[current.length];
-      for (int w = 0; w < merged.length; w++) {
-        merged[w] = CounterWords.saturatingAdd(current[w], source.words[w]);
-      }
-      table = new CounterTable(merged, BitTable.saturatedSum(table.count(), source.count));
-    } finally {
-      gate.exitAllExclusive();
-    }
+    cells.merge(other.cells.snapshot());
   }
 
   /**
@@ -347,9 +257,9 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
 
   /** An independent filter with the same shape, counters and count as this one at one instant. */
   public CountingBloomFilter<T> copy() {
-    Snapshot s = snapshot();
-    return new CountingBloomFilter<>(funnel, counters, hashFunctions, expectedInsertions, fpp,
-        new CounterTable(s.words, s.count));
+    GatedCounters.Snapshot s = cells.snapshot();
+    return new CountingBloomFilter<>(funnel, counters, hashFunctions, expectedInsertions, fpp, s.words(), s.count(),
+        GatedCounters.MAX_STRIPES);
   }
 
   /**
@@ -358,23 +268,10 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * {@link BloomFilter#count()} is this filter's {@link #count()}.
    */
   public BloomFilter<T> toBloomFilter() {
-    Snapshot s = snapshot();
+    GatedCounters.Snapshot s = cells.snapshot();
     return BloomFilter.loaded(funnel, new StandardLayout(counters, hashFunctions), expectedInsertions, fpp,
-        CounterWords.toBits(s.words, counters), s.count);
+        CounterWords.toBits(s.words(), counters), s.count());
   }
-
-  /** A copy of the counters and the count with no add or remove in progress. */
-  private Snapshot snapshot() {
-    gate.enterAllExclusive();
-    try {
-      CounterTable t = table;
-      return new Snapshot(t.words.clone(), t.count());
-    } finally {
-      gate.exitAllExclusive();
-    }
-  }
-
-  private record Snapshot(long[] words, long count) {}
 
   // ---------------------------------------------------------------- statistics
 
@@ -414,13 +311,13 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long count() {
-    return table.count();
+    return cells.count();
   }
 
   /** The fraction of counters that are non-zero, in [0, 1]. Scans the counters: O(m/16). */
   @Override
   public double fillRatio() {
-    return (double) nonZeroCounters() / counters;
+    return (double) cells.nonZeroCounters() / counters;
   }
 
   /**
@@ -430,7 +327,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public double estimatedFpp() {
-    return Sizing.fppFromSetCells(counters, hashFunctions, nonZeroCounters(),
+    return Sizing.fppFromSetCells(counters, hashFunctions, cells.nonZeroCounters(),
         n -> Sizing.expectedFpp(counters, hashFunctions, n));
   }
 
@@ -441,7 +338,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long approximateElementCount() {
-    return Sizing.estimateElements(counters, hashFunctions, nonZeroCounters());
+    return Sizing.estimateElements(counters, hashFunctions, cells.nonZeroCounters());
   }
 
   /**
@@ -449,27 +346,13 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * negatives; many mean the filter holds far more items than it was sized for. Scans: O(m/16).
    */
   public long stuckCounters() {
-    long[] words = table.words;
-    long n = 0;
-    for (int w = 0; w < words.length; w++) {
-      n += Long.bitCount(CounterWords.stuckNibbles(AtomicWords.getAcquire(words, w)));
-    }
-    return n;
+    return cells.stuckCounters();
   }
 
-  private long nonZeroCounters() {
-    long[] words = table.words;
-    long n = 0;
-    for (int w = 0; w < words.length; w++) {
-      n += CounterWords.nonZeroCount(AtomicWords.getAcquire(words, w));
-    }
-    // The unused nibbles of the last word are always 0 and were counted as zero counters: nothing to fix.
-    return n;
-  }
-
-  /** The words of the current table, for tests that inspect the counters. */
+  /** The words of the current table, to inspect the counters. */
+  @VisibleForTesting
   long[] currentWords() {
-    return table.words;
+    return cells.words();
   }
 
   // ---------------------------------------------------------------- persistence
@@ -482,10 +365,8 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   @Override
   public void writeTo(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
-    Snapshot s = snapshot();
-    FilterFormat.write(out, new FilterFormat.Header(FilterType.COUNTING, FilterType.COUNTING.strategy(),
-        KeyType.of(funnel), counters,
-        hashFunctions, expectedInsertions, fpp, s.count), s.words);
+    CountingFormat.write(out, KeyType.of(funnel), counters, hashFunctions, expectedInsertions, fpp,
+        cells.snapshot());
   }
 
   /**
@@ -500,25 +381,11 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   public static <T> CountingBloomFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(funnel, "funnel");
-    CRC32C crc = new CRC32C();
-    FilterFormat.Header h = FilterFormat.readHeader(in, crc);
-    if (h.type() != FilterType.COUNTING) {
-      throw new IOException("filter type " + h.type().id() + " is not a counting filter (type "
-          + FilterType.COUNTING.id() + "): read it with " + h.type().reader());
-    }
-    FilterFormat.checkKeyType(h.keyType(), funnel);
-    long m = h.bits();
-    int wordCount = CounterWords.wordsFor(m);
-    long[] words = FilterFormat.readPayload(in, wordCount, crc);
-    int tailCounters = (int) (m & 15);
-    if (tailCounters != 0 && (words[wordCount - 1] >>> (4 * tailCounters)) != 0) {
-      throw new IOException("counters past m=" + m + " are set in the last word: not a valid filter");
-    }
-    return new CountingBloomFilter<>(funnel, m, h.hashFunctions(), h.expectedInsertions(), h.fpp(),
-        new CounterTable(words, h.count()));
+    CountingFormat.Loaded loaded = CountingFormat.read(in, funnel);
+    FilterFormat.Header h = loaded.header();
+    return new CountingBloomFilter<>(funnel, h.bits(), h.hashFunctions(), h.expectedInsertions(), h.fpp(),
+        loaded.words(), h.count(), GatedCounters.MAX_STRIPES);
   }
-
-  // ---------------------------------------------------------------- object methods
 
   private String shape() {
     return "CountingBloomFilter[counters=" + counters + ", hashFunctions=" + hashFunctions + "]";

@@ -3,10 +3,6 @@ package org.concurrentbloom;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.IntFunction;
@@ -38,10 +34,17 @@ import org.concurrentbloom.internal.VisibleForTesting;
  *   <li>{@code clear} is linearizable: it installs one new empty layer at one instant. An add that
  *       overlaps it is ordered wholly before it (and cleared) or wholly after it (and kept); an add
  *       that starts after it returns is kept.
- *   <li>{@code writeTo} contains every add that finished before it started.
+ *   <li>{@code copy} and {@code writeTo} contain every add that finished before they started.
  *   <li>As with {@link BloomFilter}, two threads adding the same new item at once may both get true,
  *       so {@link #count()} can exceed the distinct items added.
  * </ul>
+ *
+ * <h2>No merge</h2>
+ * There is no {@code merge}: none keeps the bound p. Every layer but the newest is full, so OR-ing layer i of
+ * one filter into layer i of the other puts twice its capacity there, and at 2× capacity a layer's rate is
+ * about its target to the power log2(4/3) ≈ 0.415 (at p = 1% and r = 0.9, layer 0 goes from 0.1% to 5.7%,
+ * past p by itself). Appending one filter's layers to the other's keeps each within capacity but adds both
+ * series of rates, up to 2p. To combine two, add the items of one to the other (numbers: docs/SCALABLE.md).
  *
  * @param <T> the type of item
  */
@@ -56,82 +59,32 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
    * ln(1/p_i)/(ln 2)^2 bits per item, and ln(1/p_i) = ln(1/(p(1−r))) + i·ln(1/r): r close to 1 keeps the
    * later (largest) layers cheap but makes the first ones dear, r close to 0 the reverse.
    *
-   * The default r = 0.9 was chosen by the total size after growing 1,000× past the initial capacity
-   * (s = 2, p = 1%, n0 = 1,000, 10 layers for 10^6 items; ScalableSizingTest recomputes these with the
-   * real sizing): r = 0.8 needs 17.04 Mbit, 0.85 needs 16.62, 0.9 needs 16.51 (the optimum, 0.89,
-   * saves 0.1% more), 0.95 needs 17.06. A standard filter sized for 10^6 items up front needs 9.59 Mbit.
-   * At that growth r = 0.9 also leaves the most headroom: its layers' rates sum to 0.65 p, against
-   * 0.89 p for r = 0.8. Against r = 0.8 it costs more while the filter has barely grown: 11% with one
-   * layer (rate p/10 instead of p/5), 6% with 4, 1% with 7; from 8 layers (255×) on it is smaller, 3% at
-   * 10 and 6% at 12.
+   * The default r = 0.9 minimises the total size after growing 1,000× (s = 2, p = 1%, n0 = 1,000, 10
+   * layers: 16.51 Mbit, against 17.04 at r = 0.8 and 17.06 at 0.95; the optimum, 0.89, saves 0.1% more;
+   * ScalableSizingTest recomputes these) and leaves the most headroom there (the rates sum to 0.65 p,
+   * 0.89 p at r = 0.8). It costs more while the filter has barely grown, against r = 0.8: 11% with one
+   * layer, 6% with 4, 1% with 7; from 8 layers (255×) on it is smaller. docs/SCALABLE.md has the table.
    *
-   * Growth. The layers are an immutable array, replaced (copy-on-write) by a CAS when a layer is
-   * added and by a plain volatile write on clear. Only the newest layer takes adds, and only as many
-   * as its capacity: each add of a new item first takes a slot from the layer's SlotBudget (a striped
-   * counter, so that adds on different cores rarely touch one cache line), then sets its bits. The one
-   * add that takes the last slot claims the layer's LayerGrowth and builds and publishes the next
-   * layer; adds that find no slot wait for that attempt (or claim it themselves if nobody has, which
-   * happens after loading a file whose newest layer is full), then retry on the new array.
-   *
-   * Why wait instead of letting others keep adding to the full layer. The builder's cost is zeroing
-   * m_{i+1}/8 bytes, about 4 bytes per item of the full layer at p = 1%, roughly a nanosecond per item
-   * (an estimate, not a measurement). Adds at some 50 to 100 ns each from T − 1 other threads would
-   * meanwhile overfill the layer by a fraction d of about (T − 1)·1 to 2%, and a filter at its optimal
-   * k has d(ln fpr)/d(ln n) = k ln 2, so the layer's rate would rise by about k·ln 2·d: some 10% per
-   * extra thread at k = 10, enough to break the bound with a handful of threads. Waiting keeps every
-   * layer at or below its capacity, so the bound holds exactly; the price is that adds stall for one
-   * allocation per boundary (boundaries get rarer as the layers grow).
-   *
-   * No lost insert. An add puts its bits into a layer of the array it read; within one generation
-   * (between clears) arrays only gain layers and every layer keeps its bits, so every query that reads
-   * the array later asks that layer. An add that read an array a clear has since replaced is ordered
-   * before the clear, exactly like an add that overlaps BloomFilter.clear(): its item is cleared. The
-   * growth CAS expects the array the full layer belonged to, so a layer built for a cleared generation
-   * is dropped, never grafted onto the new one.
-   *
-   * Exactly one layer per boundary. A layer's growth is built only by the thread that claims its
-   * current LayerGrowth (a CAS), and an attempt is replaced only after its builder threw; the publishing
-   * CAS can succeed only once per array. A memory cap or size limit refuses growth for good: the adds
-   * that need room then throw IllegalStateException without adding their item, while the add that took
-   * the last slot has already added its own and returns normally.
+   * Growth, waiting at a boundary, no lost insert, one layer per boundary and copy: see ScalableLayers.
    */
-  private static final VarHandle LAYERS;
-
-  static {
-    try {
-      LAYERS = MethodHandles.lookup().findVarHandle(ScalableBloomFilter.class, "layers", ScalableLayer[].class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
   private final Funnel<? super T> funnel;
   private final LayerPlan plan;
-  /** The shape of the first layer, which clear() starts over from. */
-  private final Layout firstLayout;
-  @SuppressWarnings("unused") // accessed through LAYERS
-  private volatile ScalableLayer<T>[] layers;
+  private final ScalableLayers<T> layers;
 
-  ScalableBloomFilter(Funnel<? super T> funnel, LayerPlan plan, ScalableLayer<T>[] layers) {
+  private ScalableBloomFilter(Funnel<? super T> funnel, LayerPlan plan, ScalableLayer<T>[] layers) {
     this.funnel = Objects.requireNonNull(funnel, "funnel");
     this.plan = plan;
-    this.firstLayout = layers[0].filter.layout();
-    this.layers = layers;
+    this.layers = new ScalableLayers<>(funnel, plan, layers);
   }
 
-  /** A filter whose first layer is empty, for the builder and for {@link #clear()}. */
+  /** A filter whose first layer is empty. */
   static <T> ScalableBloomFilter<T> empty(Funnel<? super T> funnel, LayerPlan plan) {
-    Layout first = plan.layout(0);
-    if (first.bits > plan.maxBits) {
-      throw new IllegalArgumentException("maxBitSize=" + plan.maxBits + " is below the " + first.bits
-          + " bits of the first layer (initialCapacity=" + plan.initialCapacity + ", fpp=" + plan.fpp + ")");
-    }
-    return new ScalableBloomFilter<>(funnel, plan, firstLayerOnly(funnel, plan, first));
+    return new ScalableBloomFilter<>(funnel, plan, ScalableLayers.first(funnel, plan));
   }
 
   /**
-   * A filter (p = 0.01, r = 0.9, no cap) whose layer i has exactly the layout {@code layouts} returns
-   * for i, whatever its capacity; the function is called once per layer built.
+   * A filter (p = 0.01, r = 0.9, no cap) whose layer i has the layout {@code layouts.apply(i)} whatever
+   * its capacity, the function being called once per layer built.
    */
   @VisibleForTesting
   static <T> ScalableBloomFilter<T> withLayouts(Funnel<? super T> funnel, long initialCapacity, int growthFactor,
@@ -251,7 +204,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
   public boolean add(T item) {
     HashingSink sink = hash(item);
     try {
-      return addHashed(sink.h1, sink.h2);
+      return layers.add(sink.h1, sink.h2);
     } finally {
       sink.release();
     }
@@ -262,7 +215,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
   public boolean mightContain(T item) {
     HashingSink sink = hash(item);
     try {
-      return anyLayerContains(layersVolatile(), sink.h1, sink.h2);
+      return ScalableLayers.anyContains(layers.current(), sink.h1, sink.h2);
     } finally {
       sink.release();
     }
@@ -281,128 +234,34 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     }
   }
 
-  private boolean addHashed(long h1, long h2) {
-    for (;;) {
-      ScalableLayer<T>[] current = layersVolatile();
-      if (anyLayerContains(current, h1, h2)) {
-        return false;
-      }
-      ScalableLayer<T> newest = current[current.length - 1];
-      int took = newest.budget.tryTake();
-      if (took != SlotBudget.NONE) {
-        boolean changed = newest.filter.addHashed(h1, h2);
-        if (took == SlotBudget.LAST) {
-          LayerGrowth growth = newest.growthVolatile();
-          if (growth.casClaim()) {
-            grow(current, growth);
-          }
-        }
-        return changed;
-      }
-      awaitRoom(current, newest);
-    }
-  }
-
-  /** Newest layer first: it holds the largest share of the items, so present items stop early. */
-  private static boolean anyLayerContains(ScalableLayer<?>[] layers, long h1, long h2) {
-    for (int i = layers.length - 1; i >= 0; i--) {
-      if (layers[i].filter.mightContainHashed(h1, h2)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * {@code full}, the newest layer of {@code current}, had no slot left. Returns once {@code current}
-   * is no longer the filter's array (a layer was added, or a clear ran), building the next layer itself
-   * if nobody has claimed that; throws if growth is refused.
-   */
-  private void awaitRoom(ScalableLayer<T>[] current, ScalableLayer<T> full) {
-    while (layersVolatile() == current) {
-      LayerGrowth growth = full.growthVolatile();
-      if (growth.casClaim()) {
-        grow(current, growth);
-        continue;
-      }
-      growth.awaitOutcome();
-      if (growth.refusal() != null && layersVolatile() == current) {
-        throw new IllegalStateException(growth.refusal() + "; the item was not added");
-      }
-      if (growth.failed()) {
-        full.casFreshGrowth(growth);
-      }
-    }
-  }
-
-  /** Builds the layer after the newest of {@code current} and publishes it; the caller claimed {@code growth}. */
-  private void grow(ScalableLayer<T>[] current, LayerGrowth growth) {
-    String refusal = null;
-    boolean failed = true;
-    try {
-      int next = current.length;
-      Layout layout = null;
-      try {
-        layout = plan.layout(next);
-        long total = bitSize(current) + layout.bits;
-        if (total > plan.maxBits) {
-          refusal = "cannot grow past maxBitSize=" + plan.maxBits + " bits: layer " + next + " needs "
-              + layout.bits + " bits, " + total + " in all";
-        }
-      } catch (IllegalArgumentException e) {
-        refusal = "cannot grow to " + (next + 1) + " layers: " + e.getMessage();
-      }
-      if (refusal == null) {
-        ScalableLayer<T>[] grown = Arrays.copyOf(current, next + 1);
-        grown[next] = new ScalableLayer<>(plan.newLayer(funnel, next, layout), new SlotBudget(plan.capacity(next), 0));
-        // Fails only if clear() replaced `current`: the new layer then belongs to a generation that is gone.
-        LAYERS.compareAndSet(this, current, grown);
-      }
-      failed = false;
-    } finally {
-      growth.finish(refusal, failed);
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private ScalableLayer<T>[] layersVolatile() {
-    return (ScalableLayer<T>[]) LAYERS.getVolatile(this);
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static <T> ScalableLayer<T>[] firstLayerOnly(Funnel<? super T> funnel, LayerPlan plan, Layout first) {
-    return new ScalableLayer[] {
-        new ScalableLayer<>(plan.newLayer(funnel, 0, first), new SlotBudget(plan.capacity(0), 0))};
-  }
-
   /**
    * Removes every item and every layer but a new, empty first one, atomically with respect to
    * concurrent operations. Allocates the first layer's bit array.
    */
   @Override
   public void clear() {
-    LAYERS.setVolatile(this, firstLayerOnly(funnel, plan, firstLayout));
+    layers.clear();
+  }
+
+  /**
+   * An independent filter with the same parameters and layers, holding every add that finished before
+   * this call began, that grows on as this one would. Allocates {@link #bitSize()} bits. (No merge: see above.)
+   */
+  public ScalableBloomFilter<T> copy() {
+    return new ScalableBloomFilter<>(funnel, plan, layers.copy());
   }
 
   // ---------------------------------------------------------------- statistics
 
   /** The number of layers, at least 1. */
   public int layerCount() {
-    return layersVolatile().length;
+    return layers.current().length;
   }
 
   /** The bits of all layers together. */
   @Override
   public long bitSize() {
-    return bitSize(layersVolatile());
-  }
-
-  private static long bitSize(ScalableLayer<?>[] layers) {
-    long bits = 0;
-    for (ScalableLayer<?> layer : layers) {
-      bits += layer.filter.bitSize();
-    }
-    return bits;
+    return ScalableStats.bitSize(layers.current());
   }
 
   /**
@@ -416,11 +275,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
 
   /** The items the current layers hold together before the next one is added. */
   public long capacity() {
-    long n = 0;
-    for (ScalableLayer<?> layer : layersVolatile()) {
-      n += layer.budget.capacity();
-    }
-    return n;
+    return ScalableStats.capacity(layers.current());
   }
 
   /** The target p: the compound false-positive probability stays at most this however far it grows. */
@@ -454,11 +309,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
    * while every layer is within its capacity, which it always is. At most {@link #fpp()}.
    */
   public double fppBound() {
-    double sum = 0;
-    for (ScalableLayer<?> layer : layersVolatile()) {
-      sum += layer.filter.fpp();
-    }
-    return sum;
+    return ScalableStats.fppBound(layers.current());
   }
 
   /**
@@ -468,32 +319,19 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public double estimatedFpp() {
-    double allNegative = 1;
-    for (ScalableLayer<?> layer : layersVolatile()) {
-      allNegative *= 1 - layer.filter.estimatedFpp();
-    }
-    return 1 - allNegative;
+    return ScalableStats.estimatedFpp(layers.current());
   }
 
   /** The number of {@link #add} calls that returned true since creation or the last clear, plus those loaded. */
   @Override
   public long count() {
-    long n = 0;
-    for (ScalableLayer<?> layer : layersVolatile()) {
-      n += layer.filter.count();
-    }
-    return n;
+    return ScalableStats.count(layers.current());
   }
 
   /** The fraction of bits set over all layers, in [0, 1]. Scans every layer: O(bitSize/64). */
   @Override
   public double fillRatio() {
-    ScalableLayer<?>[] current = layersVolatile();
-    long set = 0;
-    for (ScalableLayer<?> layer : current) {
-      set += layer.filter.setBits();
-    }
-    return (double) set / bitSize(current);
+    return ScalableStats.fillRatio(layers.current());
   }
 
   /**
@@ -502,15 +340,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long approximateElementCount() {
-    long n = 0;
-    for (ScalableLayer<?> layer : layersVolatile()) {
-      long layerCount = layer.filter.approximateElementCount();
-      if (layerCount == Long.MAX_VALUE) {
-        return Long.MAX_VALUE;
-      }
-      n += layerCount;
-    }
-    return n;
+    return ScalableStats.approximateElementCount(layers.current());
   }
 
   /**
@@ -528,13 +358,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
 
   /** Every layer's shape and load, oldest first. */
   public List<LayerStats> layerStats() {
-    List<LayerStats> stats = new ArrayList<>();
-    for (ScalableLayer<?> layer : layersVolatile()) {
-      BloomFilter<?> f = layer.filter;
-      stats.add(new LayerStats(layer.budget.capacity(), f.fpp(), f.bitSize(), f.hashFunctions(), f.count(),
-          f.estimatedFpp()));
-    }
-    return List.copyOf(stats);
+    return ScalableStats.layerStats(layers.current());
   }
 
   // ---------------------------------------------------------------- persistence
@@ -546,7 +370,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    ScalableFormat.write(out, plan, KeyType.of(funnel), layersVolatile());
+    ScalableFormat.write(out, plan, KeyType.of(funnel), layers.current());
   }
 
   /**
@@ -556,35 +380,22 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
    * @throws IOException if the stream ends early or the bytes are not a valid scalable filter (wrong
    *     magic, version or type, growth parameters out of range, a layer whose capacity or rate does not
    *     follow from them, a count above a layer's capacity, a checksum mismatch), or the file records a
-   *     key type other than the funnel's; no partial filter is
-   *     returned and nothing much larger than the bytes actually present is allocated
+   *     key type other than the funnel's; no partial filter is returned and nothing much larger than the
+   *     bytes actually present is allocated
    */
   public static <T> ScalableBloomFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(funnel, "funnel");
     ScalableFormat.Loaded loaded = ScalableFormat.read(in);
     FilterFormat.checkKeyType(loaded.keyType(), funnel);
-    LayerPlan plan = loaded.plan();
-    List<FilterFormat.Loaded> records = loaded.layers();
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    ScalableLayer<T>[] layers = new ScalableLayer[records.size()];
-    for (int i = 0; i < layers.length; i++) {
-      FilterFormat.Loaded r = records.get(i);
-      FilterFormat.Header h = r.header();
-      BloomFilter<T> filter = BloomFilter.loadedLayer(funnel, r.layout(), h.expectedInsertions(), h.fpp(), r.words(),
-          h.count());
-      // Older layers take no more adds; the newest keeps the room its count leaves.
-      long taken = i == layers.length - 1 ? h.count() : h.expectedInsertions();
-      layers[i] = new ScalableLayer<>(filter, new SlotBudget(h.expectedInsertions(), taken));
-    }
-    return new ScalableBloomFilter<>(funnel, plan, layers);
+    return new ScalableBloomFilter<>(funnel, loaded.plan(), ScalableLayers.loaded(funnel, loaded.layers()));
   }
 
   @Override
   public String toString() {
-    ScalableLayer<T>[] current = layersVolatile();
+    ScalableLayer<T>[] current = layers.current();
     return "ScalableBloomFilter[layers=" + current.length + ", layout=" + plan.layerType.shortName() + ", initialCapacity="
-        + plan.initialCapacity + ", fpp=" + plan.fpp + ", growthFactor=" + plan.growthFactor
-        + ", tighteningRatio=" + plan.tighteningRatio + ", bits=" + bitSize(current) + ", funnel=" + funnel + "]";
+        + plan.initialCapacity + ", fpp=" + plan.fpp + ", growthFactor=" + plan.growthFactor + ", tighteningRatio="
+        + plan.tighteningRatio + ", bits=" + ScalableStats.bitSize(current) + ", funnel=" + funnel + "]";
   }
 }

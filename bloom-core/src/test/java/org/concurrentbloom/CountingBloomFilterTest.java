@@ -2,8 +2,11 @@ package org.concurrentbloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.util.BitSet;
+import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** What the counting filter adds to the shared contract: counters, removal, saturation, merge, snapshots. */
@@ -53,6 +56,80 @@ class CountingBloomFilterTest {
     assertThatThrownBy(() -> strings(5_000_000_000L, 0.01)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("expectedInsertions=5000000000")
         .hasMessageContaining("limit of " + CounterWords.MAX_COUNTERS + " counters");
+  }
+
+  @Test
+  void builderBuildsWhatCreateBuildsAndAnswersAlike() {
+    for (long n : new long[] {1, 1_000, 123_457}) {
+      for (double p : new double[] {0.1, 0.01, 1e-6}) {
+        CountingBloomFilter.Builder<CharSequence> b =
+            CountingBloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(n).fpp(p);
+        CountingBloomFilter<CharSequence> built = b.build();
+        CountingBloomFilter<CharSequence> created = strings(n, p);
+        assertThat(b.counterCount()).as("counterCount before build").isEqualTo(built.counterCount());
+        assertThat(built.counterCount()).isEqualTo(created.counterCount());
+        assertThat(built.hashFunctions()).isEqualTo(created.hashFunctions());
+        assertThat(built.expectedInsertions()).isEqualTo(n);
+        assertThat(built.fpp()).isEqualTo(p);
+        assertThat(built.toString()).isEqualTo(created.toString());
+        for (int i = 0; i < 200; i++) {
+          assertThat(built.add("k" + i)).isEqualTo(created.add("k" + i));
+        }
+        assertThat(built.currentWords()).isEqualTo(created.currentWords());
+        for (int i = 0; i < 2_000; i++) {
+          assertThat(built.mightContain("q" + i)).isEqualTo(created.mightContain("q" + i));
+        }
+      }
+    }
+  }
+
+  @Test
+  void builderDefaultsToOnePercent() {
+    CountingBloomFilter<CharSequence> f =
+        CountingBloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10_000).build();
+    assertThat(f.fpp()).isEqualTo(0.01);
+    assertThat(f.counterCount()).isEqualTo(strings(10_000, 0.01).counterCount());
+  }
+
+  @Test
+  void builderRejectsBadValuesAsCreateDoesNamingThem() {
+    CountingBloomFilter.Builder<CharSequence> unset = CountingBloomFilter.builder(Funnels.stringFunnel());
+    assertThatThrownBy(unset::build).isInstanceOf(IllegalStateException.class)
+        .hasMessage("expectedInsertions(n) must be set before build()");
+    assertThatThrownBy(unset::counterCount).isInstanceOf(IllegalStateException.class)
+        .hasMessage("expectedInsertions(n) must be set before build()");
+    assertThatThrownBy(() -> unset.expectedInsertions(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("expectedInsertions must be >= 1, was 0");
+    assertThatThrownBy(() -> strings(0, 0.01)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("expectedInsertions must be >= 1, was 0");
+    for (double bad : new double[] {0, 1, -0.5, Double.NaN}) {
+      assertThatThrownBy(() -> unset.fpp(bad)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("fpp must be in the open interval (0, 1), was " + bad);
+      assertThatThrownBy(() -> strings(10, bad)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("fpp must be in the open interval (0, 1), was " + bad);
+    }
+    assertThatThrownBy(() -> CountingBloomFilter.builder(null)).isInstanceOf(NullPointerException.class)
+        .hasMessage("funnel");
+    // Too large: counterCount refuses as build does, before anything is allocated.
+    CountingBloomFilter.Builder<CharSequence> huge = CountingBloomFilter.builder(Funnels.stringFunnel())
+        .expectedInsertions(5_000_000_000L);
+    for (var call : List.<ThrowingCallable>of(huge::counterCount, huge::build,
+        () -> strings(5_000_000_000L, 0.01))) {
+      assertThatThrownBy(call).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("expectedInsertions=5000000000").hasMessageContaining("at fpp=0.01")
+          .hasMessageContaining("limit of " + CounterWords.MAX_COUNTERS + " counters");
+    }
+    // Below one counter: the degenerate-size rule, as create and BloomFilter.create apply it.
+    CountingBloomFilter.Builder<CharSequence> tiny =
+        CountingBloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(1).fpp(0.9);
+    assertThatThrownBy(tiny::build).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expectedInsertions=1 at fpp=0.9").hasMessageContaining("less than one bit");
+    assertThatThrownBy(() -> strings(1, 0.9)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(catchMessage(tiny::counterCount));
+  }
+
+  private static String catchMessage(ThrowingCallable call) {
+    return catchThrowable(call).getMessage();
   }
 
   // ---------------------------------------------------------------- add and remove

@@ -212,6 +212,69 @@ class ScalableBloomFilterTest {
   }
 
   @Test
+  void aCopyIsTheSameFilterAndThenIndependent() throws IOException {
+    ScalableBloomFilter<CharSequence> original = ScalableBloomFilter.<CharSequence>builder(Funnels.stringFunnel())
+        .initialCapacity(40).fpp(0.02).growthFactor(3).tighteningRatio(0.8).maxBitSize(1L << 24).build();
+    int next = addUntilCount(original, 40 + 120 + 360 + 100, 0);
+    ScalableBloomFilter<CharSequence> copy = original.copy();
+    assertThat(bytes(copy)).as("same parameters, layers, bits and counts").isEqualTo(bytes(original));
+    assertThat(copy.layerStats()).isEqualTo(original.layerStats());
+    assertThat(copy.toString()).isEqualTo(original.toString());
+    assertThat(copy.capacity()).isEqualTo(original.capacity());
+    for (int i = 0; i < next; i++) {
+      assertThat(copy.mightContain("item-" + i)).isTrue();
+    }
+    for (int i = 0; i < 20_000; i++) {
+      assertThat(copy.mightContain("probe-" + i)).isEqualTo(original.mightContain("probe-" + i));
+    }
+    // Both grow on exactly alike: the copy's newest layer has the room the original's had.
+    for (int i = next; i < next + 2_000; i++) {
+      assertThat(copy.add("item-" + i)).isEqualTo(original.add("item-" + i));
+    }
+    assertThat(copy.layerCount()).isEqualTo(original.layerCount()).isEqualTo(5);
+    assertThat(bytes(copy)).isEqualTo(bytes(original));
+    // Independent: adds, growth and clear of one leave the other alone.
+    byte[] before = bytes(original);
+    addUntilCount(copy, 40 + 120 + 360 + 1080 + 3240, next + 2_000);
+    assertThat(copy.layerCount()).isEqualTo(6);
+    assertThat(bytes(original)).isEqualTo(before);
+    original.clear();
+    for (int i = 0; i < next; i++) {
+      assertThat(copy.mightContain("item-" + i)).isTrue();
+    }
+    assertThat(copy.copy().layerStats()).isEqualTo(copy.layerStats());
+  }
+
+  @Test
+  void aCopyWhoseNewestLayerIsFullGrowsOnItsFirstAdd() {
+    ScalableBloomFilter<CharSequence> f = ScalableBloomFilter.create(Funnels.stringFunnel(), 64, 0.01);
+    int next = addUntilCount(f, 64 - 1, 0);
+    ScalableBloomFilter<CharSequence> almost = f.copy();
+    next = addUntilCount(f, 64, next); // takes the last slot: the original grows at once
+    assertThat(f.layerCount()).isEqualTo(2);
+    assertThat(almost.layerCount()).isEqualTo(1);
+    assertThat(almost.add("item-" + (next - 1))).isTrue();
+    assertThat(almost.layerCount()).as("the copy grows as its last slot goes").isEqualTo(2);
+    // A copy taken of the grown original has two layers; one of a full layer that has not grown
+    // (possible only while a builder runs) is covered by the concurrent test.
+    ScalableBloomFilter<CharSequence> capped = ScalableBloomFilter.<CharSequence>builder(Funnels.stringFunnel())
+        .initialCapacity(64).maxBitSize(f.layerStats().get(0).bitSize()).build();
+    addUntilCount(capped, 64, 0);
+    ScalableBloomFilter<CharSequence> cappedCopy = capped.copy();
+    assertThat(cappedCopy.layerCount()).isEqualTo(1);
+    assertThat(cappedCopy.count()).isEqualTo(64);
+    int absent = 0;
+    while (cappedCopy.mightContain("absent-" + absent)) {
+      absent++;
+    }
+    String item = "absent-" + absent;
+    assertThatThrownBy(() -> cappedCopy.add(item)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("cannot grow past maxBitSize=").hasMessageContaining("the item was not added");
+    assertThat(cappedCopy.mightContain(item)).isFalse();
+    assertThat(cappedCopy.mightContain("item-0")).isTrue();
+  }
+
+  @Test
   void aLoadedFilterAnswersAndGrowsOnExactlyAsTheOriginal() throws IOException {
     ScalableBloomFilter<CharSequence> original = ScalableBloomFilter.<CharSequence>builder(Funnels.stringFunnel())
         .initialCapacity(40).fpp(0.02).growthFactor(3).tighteningRatio(0.8).maxBitSize(1L << 24).build();

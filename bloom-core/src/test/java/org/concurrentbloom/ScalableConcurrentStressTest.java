@@ -2,6 +2,7 @@ package org.concurrentbloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -155,6 +156,90 @@ class ScalableConcurrentStressTest {
     assertThat(lookups.get()).isPositive();
     assertThat(f.layerCount()).isEqualTo(ScalableBloomFilterTest.expectedLayers(100, 2, adders * perAdder));
     assertThat(built.get()).isEqualTo(f.layerCount());
+  }
+
+  /**
+   * Two threads add while a third copies the filter again and again as it grows. Each copy must hold
+   * every key whose add had returned before copy() began (read from the adders' progress just before
+   * the call), no copied layer may count more adds than its capacity, and a copy must go on working as
+   * a filter of its own: after the run, three of the copies take every key from two threads at once and
+   * must then hold all of them, each layer within its capacity, while the original is left as it was.
+   */
+  @Test
+  @Timeout(60)
+  void aCopyTakenDuringAddsAndGrowthHoldsEveryFinishedAdd() throws Exception {
+    int adders = 2;
+    long perAdder = 200_000;
+    ScalableBloomFilter<Long> f = ScalableBloomFilter.withLayouts(Funnels.longFunnel(), 100, 2,
+        roomyLayouts(100, 2, new AtomicInteger()));
+    AtomicLongArray done = new AtomicLongArray(adders);
+    CountDownLatch underWay = new CountDownLatch(adders);
+    AtomicInteger addersRunning = new AtomicInteger(adders);
+    List<ScalableBloomFilter<Long>> kept = new ArrayList<>();
+    List<long[]> keptDone = new ArrayList<>();
+    AtomicReference<String> firstMiss = new AtomicReference<>();
+    AtomicInteger copies = new AtomicInteger();
+
+    ConcurrentRun.together(adders + 1, t -> {
+      if (t < adders) {
+        for (long i = 0; i < perAdder; i++) {
+          f.add(key(t, i));
+          done.set(t, i + 1);
+          if (i == 1_000) {
+            underWay.countDown();
+          }
+        }
+        addersRunning.decrementAndGet();
+        return;
+      }
+      underWay.await();
+      ThreadLocalRandom random = ThreadLocalRandom.current();
+      while (addersRunning.get() > 0) {
+        long[] before = {done.get(0), done.get(1)};
+        ScalableBloomFilter<Long> copy = f.copy();
+        int n = copies.incrementAndGet();
+        for (int owner = 0; owner < adders; owner++) {
+          for (int j = 0; j < 200 && before[owner] > 0; j++) {
+            long k = key(owner, j == 0 ? before[owner] - 1 : random.nextLong(before[owner]));
+            if (!copy.mightContain(k)) {
+              firstMiss.compareAndSet(null, "copy " + n + " misses " + Long.toHexString(k));
+            }
+          }
+        }
+        for (ScalableBloomFilter.LayerStats layer : copy.layerStats()) {
+          if (layer.count() > layer.capacity()) {
+            firstMiss.compareAndSet(null, "copy " + n + " has an overfull layer: " + layer);
+          }
+        }
+        if (n == 1 || n == 4 || (kept.size() < 3 && addersRunning.get() == 1)) {
+          kept.add(copy);
+          keptDone.add(before);
+        }
+      }
+    });
+
+    assertThat(firstMiss.get()).as("first failure during the run").isNull();
+    assertThat(copies.get()).as("copies taken").isGreaterThanOrEqualTo(1);
+    assertThat(falseNegatives(f, adders, perAdder)).isZero();
+    byte[] original = ScalableBloomFilterTest.bytes(f);
+    for (int c = 0; c < kept.size(); c++) {
+      ScalableBloomFilter<Long> copy = kept.get(c);
+      for (int owner = 0; owner < adders; owner++) {
+        for (long i = 0; i < keptDone.get(c)[owner]; i++) {
+          assertThat(copy.mightContain(key(owner, i))).as("copy %d, key %d of %d", c, i, owner).isTrue();
+        }
+      }
+      ConcurrentRun.together(adders, owner -> {
+        for (long i = 0; i < perAdder; i++) {
+          copy.add(key(owner, i));
+        }
+      });
+      assertThat(falseNegatives(copy, adders, perAdder)).as("copy %d after adding every key", c).isZero();
+      for (ScalableBloomFilter.LayerStats layer : copy.layerStats()) {
+        assertThat(layer.count()).isLessThanOrEqualTo(layer.capacity());
+      }
+    }
+    assertThat(ScalableBloomFilterTest.bytes(f)).as("the original, untouched by its copies").isEqualTo(original);
   }
 
   // ---------------------------------------------------------------- many threads at one boundary

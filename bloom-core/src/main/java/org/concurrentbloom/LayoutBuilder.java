@@ -1,0 +1,72 @@
+package org.concurrentbloom;
+
+/**
+ * What a bit-array filter is described by before it is built: the funnel, n and p of
+ * {@link SizedBuilder} and the layout type, resolved to a {@link Layout} without allocating its bits.
+ * {@link BloomFilter.Builder} is the public face; its {@code build()} allocates. Not thread-safe, like
+ * every builder.
+ *
+ * @param <T> the type of item
+ * @param <B> the concrete builder, returned by the setters so that calls chain
+ */
+abstract class LayoutBuilder<T, B extends LayoutBuilder<T, B>> extends SizedBuilder<T, B> {
+  private FilterType type = FilterType.STANDARD;
+  /** Two different non-default types were chosen: refused when the layout is resolved, not when chosen. */
+  private boolean conflicting;
+
+  LayoutBuilder(Funnel<? super T> funnel) {
+    super(funnel);
+  }
+
+  /**
+   * Selects the cache-blocked layout: each item's bits lie in one 512-bit block, so a query costs one
+   * memory access instead of k. It needs a few percent more bits for the same fpp (it is sized from
+   * its own FPR model, not the standard formula); see docs/LAYOUTS.md.
+   */
+  public B blocked() {
+    return type(FilterType.BLOCKED);
+  }
+
+  /**
+   * Selects Guava's layout and sizing, so that {@link GuavaInterop#writeTo} can write the filter for
+   * Guava's {@code BloomFilter.readFrom}: for the same n, p and adds, the bytes are those Guava 33.4.0
+   * and later writes (m = floor(-n ln p / (ln 2)^2) in whole words, k = round(-log2 p)). Where Guava's
+   * {@code create} refuses (below one bit, or k above 255, which its format cannot store), {@code build()}
+   * refuses too. Slower than the default layout (a division per probe); use it only where Guava must read
+   * the filter. Cannot be combined with {@link #blocked()}.
+   */
+  public B guavaCompatible() {
+    return type(FilterType.GUAVA);
+  }
+
+  private B type(FilterType chosen) {
+    conflicting |= type != FilterType.STANDARD && type != chosen;
+    type = chosen;
+    return self();
+  }
+
+  /**
+   * The number of bits (m) {@code build()} would allocate, computed without allocating them, so a
+   * caller can check the memory first (m / 8 bytes, rounded up to whole 64-bit words).
+   *
+   * @throws IllegalStateException as {@code build()}
+   * @throws IllegalArgumentException as {@code build()}
+   */
+  public long bitSize() {
+    return layout().bits;
+  }
+
+  /**
+   * The layout {@code build()} allocates.
+   *
+   * @throws IllegalStateException if n was not set, or two layouts were chosen
+   * @throws IllegalArgumentException if the layout type refuses n and p
+   */
+  final Layout layout() {
+    long n = requireExpectedInsertions();
+    if (conflicting) {
+      throw new IllegalStateException("blocked() and guavaCompatible() cannot be combined");
+    }
+    return type.sizedLayout(n, fpp);
+  }
+}
