@@ -8,8 +8,8 @@ import java.lang.invoke.VarHandle;
  * {@code [s << shift, (s + 1) << shift)}, so ascending words have ascending stripes. Many threads may
  * hold a stripe shared at once; a thread holding it exclusively excludes both. A
  * {@link CountingBloomFilter}'s adds enter one stripe shared, its removes enter the stripes of all their
- * words exclusively, and its bulk operations enter every stripe exclusively (the class comment there
- * says why).
+ * words exclusively, and its bulk operations enter every stripe exclusively (the design comment of
+ * {@link GatedCounters} says why).
  *
  * <p>Each stripe is one {@code long} in its own 128-byte slot (two cache lines, so that adjacent-line
  * prefetching does not pair stripes either): bit 63 is the exclusive holder, the low bits count shared
