@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Time of one {@code add} of a key the filter has not seen, for the same implementations, key types and
- * sizes as {@link MightContainBenchmark}. Adding a new key is the expensive case: it must write bits
+ * sizes as {@link MightContainBenchmark} (FastFilter's adds are in {@link LongKeysBenchmark}). Adding a new key is the expensive case: it must write bits
  * (with compare-and-swap in the thread-safe filters), where re-adding a present key may only read.
  *
  * <p>The keys are prepared before the timed loop, n distinct ones per fork, and the filter is emptied
@@ -33,7 +33,7 @@ public class AddBenchmark {
   /** Any implementation, for one thread. */
   @State(Scope.Benchmark)
   public static class AnyFilter extends FreshKeysState {
-    @Param({"OURS_STANDARD", "OURS_BLOCKED", "GUAVA", "COMMONS"})
+    @Param({"OURS_STANDARD", "OURS_BLOCKED", "GUAVA", "COMMONS", "DATASKETCHES"})
     public Impl impl;
 
     @Override
@@ -42,7 +42,10 @@ public class AddBenchmark {
     }
   }
 
-  /** The thread-safe implementations, shared by two threads. */
+  /**
+   * The thread-safe implementations, shared by two threads. Commons Collections, DataSketches and
+   * FastFilter are not thread-safe, so they sit the two-thread cases out.
+   */
   @State(Scope.Benchmark)
   public static class SharedFilter extends FreshKeysState {
     @Param({"OURS_STANDARD", "OURS_BLOCKED", "GUAVA"})

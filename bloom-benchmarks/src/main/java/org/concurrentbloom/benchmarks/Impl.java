@@ -1,5 +1,8 @@
 package org.concurrentbloom.benchmarks;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /** The filters compared, as a JMH {@code @Param}. */
 public enum Impl {
   /** bloom-core, {@code BloomFilter.create}: k probes anywhere in the bit array. */
@@ -9,16 +12,25 @@ public enum Impl {
   /** Guava 33's BloomFilter. */
   GUAVA,
   /** Commons Collections 4.6's SimpleBloomFilter; not thread-safe, so single-threaded cases only. */
-  COMMONS;
+  COMMONS,
+  /** Apache DataSketches 6.1's BloomFilter (xxHash64); not thread-safe, so single-threaded cases only. */
+  DATASKETCHES,
+  /**
+   * FastFilter_java 1.0.2's BlockedBloom: long keys only (it takes 64-bit keys), single-threaded cases
+   * only. The String-keyed benchmarks leave it out; {@link LongKeysBenchmark} measures it.
+   */
+  FASTFILTER;
+
+  private static final Set<Impl> NOT_THREAD_SAFE = EnumSet.of(COMMONS, DATASKETCHES, FASTFILTER);
 
   /**
    * This implementation, if it may be shared between threads. Guards the two-thread states against a
-   * command-line {@code -p impl=COMMONS}, which would otherwise measure a corrupting data race.
+   * command-line {@code -p impl=COMMONS} (or DATASKETCHES, FASTFILTER), which would otherwise measure a
+   * corrupting data race.
    */
   Impl requireThreadSafe() {
-    if (this == COMMONS) {
-      throw new IllegalArgumentException(
-          "COMMONS (SimpleBloomFilter) is not thread-safe: single-thread benchmarks only");
+    if (NOT_THREAD_SAFE.contains(this)) {
+      throw new IllegalArgumentException(this + " is not thread-safe: single-thread benchmarks only");
     }
     return this;
   }
@@ -31,6 +43,11 @@ public enum Impl {
     return this;
   }
 
+  /** Whether this implementation takes keys of {@code type}: all do both, except FastFilter (longs). */
+  boolean supports(KeyType type) {
+    return this != FASTFILTER || type == KeyType.LONG;
+  }
+
   /** An empty filter of this implementation for n keys of {@code type} at false-positive rate fpp. */
   FilterUnderTest create(KeyType type, long n, double fpp) {
     return switch (this) {
@@ -38,6 +55,8 @@ public enum Impl {
       case OURS_BLOCKED -> new OursFilter(type, n, fpp, true);
       case GUAVA -> new GuavaFilter(type, n, fpp);
       case COMMONS -> new CommonsFilter(n, fpp);
+      case DATASKETCHES -> new DataSketchesFilter(n, fpp);
+      case FASTFILTER -> new FastFilterBloom(type, n, fpp);
     };
   }
 }

@@ -15,7 +15,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Time of one {@code mightContain} on a filter that holds its n expected keys, for our two layouts,
- * Guava and Commons Collections, String and long keys, n = 1M (a filter of 1.2 MB, about the size of a
+ * Guava, Commons Collections and DataSketches, String and long keys (FastFilter, which takes long keys
+ * only, is in {@link LongKeysBenchmark}), n = 1M (a filter of 1.2 MB, about the size of a
  * core's L2 plus a share of L3) and 10M (12 MB, past the caches: every probe can miss to memory).
  *
  * <p>The keys are built before the timed loop, because making an e-mail string costs about as much as
@@ -37,7 +38,7 @@ public class MightContainBenchmark {
   /** Any implementation, for one thread. */
   @State(Scope.Benchmark)
   public static class AnyFilter extends FilledFilterState {
-    @Param({"OURS_STANDARD", "OURS_BLOCKED", "GUAVA", "COMMONS"})
+    @Param({"OURS_STANDARD", "OURS_BLOCKED", "GUAVA", "COMMONS", "DATASKETCHES"})
     public Impl impl;
 
     @Override
@@ -46,7 +47,10 @@ public class MightContainBenchmark {
     }
   }
 
-  /** The thread-safe implementations, shared by two threads. */
+  /**
+   * The thread-safe implementations, shared by two threads. Commons Collections, DataSketches and
+   * FastFilter are not thread-safe, so they sit the two-thread cases out.
+   */
   @State(Scope.Benchmark)
   public static class SharedFilter extends FilledFilterState {
     @Param({"OURS_STANDARD", "OURS_BLOCKED", "GUAVA"})

@@ -18,6 +18,9 @@ class FiltersUnderTestTest {
   @EnumSource(Impl.class)
   void filledFilterFindsEveryKeyAndHasAboutTheTargetRate(Impl impl) {
     for (KeyType type : KeyType.values()) {
+      if (!impl.supports(type)) {
+        continue;
+      }
       FilterUnderTest filter = impl.create(type, N, BenchmarkDefaults.FPP);
       filter.fill(type, 0, N);
       for (long i = 0; i < N; i++) {
@@ -37,8 +40,9 @@ class FiltersUnderTestTest {
   @ParameterizedTest
   @EnumSource(Impl.class)
   void addAndResetWork(Impl impl) {
-    FilterUnderTest filter = impl.create(KeyType.STRING, N, BenchmarkDefaults.FPP);
-    Object key = KeyType.STRING.key(7);
+    KeyType type = impl.supports(KeyType.STRING) ? KeyType.STRING : KeyType.LONG;
+    FilterUnderTest filter = impl.create(type, N, BenchmarkDefaults.FPP);
+    Object key = type.key(7);
     assertThat(filter.mightContain(key)).isFalse();
     assertThat(filter.add(key)).isTrue();
     assertThat(filter.mightContain(key)).isTrue();
@@ -50,6 +54,36 @@ class FiltersUnderTestTest {
   void onlyThreadSafeFiltersMayBeShared() {
     assertThat(Impl.GUAVA.requireThreadSafe()).isEqualTo(Impl.GUAVA);
     assertThatThrownBy(Impl.COMMONS::requireThreadSafe).hasMessageContaining("not thread-safe");
+    assertThatThrownBy(Impl.DATASKETCHES::requireThreadSafe).hasMessageContaining("not thread-safe");
+    assertThatThrownBy(Impl.FASTFILTER::requireThreadSafe).hasMessageContaining("not thread-safe");
     assertThatThrownBy(Impl.GUAVA::requireOurs).hasMessageContaining("no batch lookup");
+  }
+
+  @Test
+  void fastFilterTakesLongKeysOnly() {
+    assertThat(Impl.FASTFILTER.supports(KeyType.LONG)).isTrue();
+    assertThat(Impl.FASTFILTER.supports(KeyType.STRING)).isFalse();
+    assertThat(Impl.DATASKETCHES.supports(KeyType.STRING)).isTrue();
+    assertThatThrownBy(() -> Impl.FASTFILTER.create(KeyType.STRING, N, BenchmarkDefaults.FPP))
+        .hasMessageContaining("LONG keys only");
+  }
+
+  @Test
+  void longKeysBenchmarkStatesFillAndAddLikeTheOthers() {
+    LongKeysBenchmark.Filled filled = new LongKeysBenchmark.Filled();
+    filled.impl = Impl.FASTFILTER;
+    filled.n = N;
+    filled.fillAndPrepare();
+    assertThat(filled.lookups.keys).isEqualTo(KeyType.LONG);
+    assertThat(filled.lookups.filter.mightContain(KeyType.LONG.key(N - 1))).isTrue();
+
+    LongKeysBenchmark.Fresh fresh = new LongKeysBenchmark.Fresh();
+    fresh.impl = Impl.FASTFILTER;
+    fresh.n = N;
+    fresh.prepare();
+    fresh.empty();
+    assertThat(fresh.adds.fresh).hasSize(N);
+    assertThat(fresh.adds.filter.add(fresh.adds.fresh[0])).isTrue();
+    assertThat(fresh.adds.filter.mightContain(fresh.adds.fresh[0])).isTrue();
   }
 }

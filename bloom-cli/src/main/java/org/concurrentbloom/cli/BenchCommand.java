@@ -18,9 +18,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code bloom bench}: a short comparison with Guava and Commons Collections, about 30 seconds, by
- * running a fixed subset of the JMH suite from {@code bloom-benchmarks/target/benchmarks.jar} in a
- * child JVM and printing the report generator's ratio tables.
+ * {@code bloom bench}: a short comparison with every peer library of the JMH suite (Guava, Commons
+ * Collections, DataSketches, FastFilter), under a minute, by running a fixed subset of the suite from
+ * {@code bloom-benchmarks/target/benchmarks.jar} in child JVMs and printing the report generator's ratio
+ * tables: against Guava and against the fastest peer of each case.
+ *
+ * <p>Two JMH runs, because JMH crosses every parameter with every other: String keys for lookups and
+ * adds of ours and the peers that take Strings, then long-key lookups, the only keys FastFilter takes,
+ * with ours, Guava and DataSketches beside it. Their two JSON result files are joined into one for the
+ * report.
  *
  * <p>Why a child process rather than code in the CLI: the comparison needs Guava, Commons Collections
  * and a harness that measures properly (forked JVM, warm-up, dead-code protection); bundling them would
@@ -33,13 +39,15 @@ import picocli.CommandLine.ParentCommand;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-        "Compare this library with Guava and Commons Collections in about 30 seconds.",
+        "Compare this library with Guava, Commons Collections, DataSketches and FastFilter in "
+            + "under a minute.",
         "",
         "Runs a small, fixed subset of the JMH benchmark suite (mightContain and add of new keys, "
-            + "one thread, n = 1M e-mail-like String keys, p = 1%%; 1 warm-up and 1 measurement "
-            + "iteration of 1 s) from the benchmarks jar in a separate JVM, then prints a Markdown "
-            + "table per operation with ns/op and the ratio to Guava (above 1.00x is faster). The "
-            + "numbers are rough; for real ones run the full suite:",
+            + "one thread, n = 1M e-mail-like String keys, p = 1%%; then mightContain of long keys, "
+            + "which FastFilter needs; 1 warm-up and 1 measurement iteration of 1 s each) from the "
+            + "benchmarks jar in separate JVMs, then prints a Markdown table per operation with ns/op, "
+            + "the ratio to Guava and the ratio to the fastest peer of each case (above 1.00x is "
+            + "faster). The numbers are rough; for real ones run the full suite:",
         "  bloom-benchmarks/run.sh full",
         "",
         "Needs the benchmarks jar: the ./bloom launcher builds it on first use (and after a source "
@@ -50,6 +58,13 @@ final class BenchCommand implements Callable<Integer> {
   static final String JAR_IN_CHECKOUT = "bloom-benchmarks/target/benchmarks.jar";
   private static final String REPORT_MAIN = "org.concurrentbloom.benchmarks.report.BenchmarkReport";
   private static final int LOG_LINES_KEPT = 15;
+  /** The fixed settings of both JMH runs: one fork, one short warm-up and measurement, n = 1M. */
+  private static final List<String> SHORT_RUN = List.of(
+      "-f", "1", "-wi", "1", "-w", "1s", "-i", "1", "-r", "1s", "-p", "n=1000000");
+  /** The long-key run's implementations: FastFilter, the reason for the run, with ours and two peers. */
+  static final String LONG_KEY_IMPLS = "OURS_STANDARD,OURS_BLOCKED,GUAVA,DATASKETCHES,FASTFILTER";
+  /** Benchmarks in both runs: 5 implementations × (lookup + add) with Strings, 5 lookups with longs. */
+  private static final int CASES = 15;
 
   @ParentCommand
   private BloomCli parent;
@@ -71,29 +86,73 @@ final class BenchCommand implements Callable<Integer> {
     PrintWriter err = parent.streams().err();
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Path result = Files.createTempFile("bloom-bench-", ".json");
+    Path longKeys = Files.createTempFile("bloom-bench-long-", ".json");
     try {
-      err.println("bloom bench: running 8 short JMH benchmarks from " + benchmarks + " (about 30 s) ...");
+      err.println("bloom bench: running " + CASES + " short JMH benchmarks from " + benchmarks
+          + " (under a minute) ...");
       err.flush();
       run(jmhCommand(java, benchmarks, result), err, true, "JMH");
+      run(longKeyJmhCommand(java, benchmarks, longKeys), err, true, "JMH");
+      Files.writeString(result, joinJsonArrays(Files.readString(result, StandardCharsets.UTF_8),
+          Files.readString(longKeys, StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
       out.print(run(reportCommand(java, benchmarks, result), err, false, "the report generator"));
       return 0;
     } finally {
       Files.deleteIfExists(result);
+      Files.deleteIfExists(longKeys);
     }
   }
 
   /** The JMH command line: the fixed subset, one fork, short iterations, JSON results to {@code result}. */
   static List<String> jmhCommand(Path java, Path jar, Path result) {
-    return List.of(java.toString(), "-jar", jar.toString(),
-        "-f", "1", "-wi", "1", "-w", "1s", "-i", "1", "-r", "1s",
-        "-p", "n=1000000", "-p", "keys=STRING",
-        "-bm", "avgt", "-tu", "ns", "-rf", "json", "-rff", result.toString(),
-        "MightContainBenchmark\\.mightContain$", "AddBenchmark\\.add$");
+    return jmh(java, jar, result, List.of("-p", "keys=STRING"),
+        List.of("MightContainBenchmark\\.mightContain$", "AddBenchmark\\.add$"));
+  }
+
+  /**
+   * The second JMH run: lookups of long keys, for FastFilter, which takes no Strings, and for ours, Guava
+   * and DataSketches on the same keys, so that its rows have something to be compared with.
+   */
+  static List<String> longKeyJmhCommand(Path java, Path jar, Path result) {
+    return jmh(java, jar, result, List.of("-p", "keys=LONG", "-p", "impl=" + LONG_KEY_IMPLS),
+        List.of("MightContainBenchmark\\.mightContain$"));
+  }
+
+  private static List<String> jmh(Path java, Path jar, Path result, List<String> params, List<String> benchmarks) {
+    List<String> command = new ArrayList<>(List.of(java.toString(), "-jar", jar.toString()));
+    command.addAll(SHORT_RUN);
+    command.addAll(params);
+    command.addAll(List.of("-bm", "avgt", "-tu", "ns", "-rf", "json", "-rff", result.toString()));
+    command.addAll(benchmarks);
+    return List.copyOf(command);
+  }
+
+  /**
+   * Two JMH JSON result files as one: each is an array of results, so the second's elements are
+   * appended to the first's. Refuses anything that is not an array, rather than write a broken file.
+   */
+  static String joinJsonArrays(String first, String second) throws CliException {
+    String a = arrayBody(first);
+    String b = arrayBody(second);
+    if (a.isEmpty() || b.isEmpty()) {
+      return "[" + a + b + "]\n";
+    }
+    return "[" + a + ",\n" + b + "]\n";
+  }
+
+  private static String arrayBody(String json) throws CliException {
+    String t = json.strip();
+    if (!t.startsWith("[") || !t.endsWith("]")) {
+      throw new CliException("JMH wrote no JSON array of results, but: "
+          + t.substring(0, Math.min(40, t.length())));
+    }
+    return t.substring(1, t.length() - 1).strip();
   }
 
   static List<String> reportCommand(Path java, Path jar, Path result) {
     return List.of(java.toString(), "-cp", jar.toString(), REPORT_MAIN, result.toString(),
-        "--title", "bloom bench: n = 1M String keys, p = 1%, 1 × 1 s measurement (rough figures)");
+        "--title", "bloom bench: n = 1M, String keys (long keys for FastFilter's lookups), p = 1%, "
+            + "1 × 1 s measurement (rough figures)");
   }
 
   /**

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Turns a JMH result file into the benchmark report: Markdown tables (scores, errors, medians and the
- * ratio to Guava per case) and a PNG bar chart of throughput.
+ * Turns a JMH result file into the benchmark report: Markdown tables (scores, errors, medians, the
+ * ratio to Guava and the ratio to the fastest peer library per case) and a PNG bar chart of throughput.
  *
  * <pre>
  *   java -cp benchmarks.jar org.concurrentbloom.benchmarks.report.BenchmarkReport RESULT.json

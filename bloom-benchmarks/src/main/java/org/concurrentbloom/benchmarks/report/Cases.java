@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * What the report knows about the suite's naming. A benchmark method named {@code op} runs one thread
@@ -15,6 +16,11 @@ import java.util.Optional;
  * {@code @Param strategy} and are compared with {@code SYNCHRONIZED}. Batch lookups
  * ({@code mightContainAll}) have no Guava counterpart and are compared with Guava's single
  * {@code mightContain} on the same keys, n and threads.
+ *
+ * <p>Library rows are also compared with the fastest peer of their case: the quickest of the other
+ * libraries (Guava, Commons Collections, DataSketches, FastFilter, whichever the run has) on the same
+ * operation, keys, n and threads. {@code LongKeysBenchmark} has no {@code keys} parameter: its keys are
+ * long, and its rows join the long-key rows of the same tables.
  */
 final class Cases {
   static final String STRATEGY_CLASS = "StrategyBenchmark";
@@ -22,6 +28,16 @@ final class Cases {
   private static final String BATCH_OP = "mightContainAll";
   /** Table order: lookups, batch lookups, adds; anything unknown after them. */
   private static final List<String> OP_ORDER = List.of("mightContain", BATCH_OP, "add");
+  /** The library benchmark whose keys are always long, without a keys parameter. */
+  static final String LONG_KEYS_CLASS = "LongKeysBenchmark";
+  /**
+   * The other libraries, by their {@code impl} values. Named, not "everything but ours", so that a
+   * benchmark of some other kind with an {@code impl} parameter can never pass for a peer.
+   */
+  private static final List<String> PEERS = List.of("GUAVA", "COMMONS", "DATASKETCHES", "FASTFILTER");
+  /** Row order within a case, for the libraries; other subjects keep the run order, after these. */
+  private static final List<String> SUBJECT_ORDER =
+      List.of("OURS_STANDARD", "OURS_BLOCKED", "GUAVA", "COMMONS", "DATASKETCHES", "FASTFILTER");
 
   private Cases() {}
 
@@ -58,7 +74,7 @@ final class Cases {
 
   /** The keys column: the keys parameter, or what the family's benchmarks use. */
   static String keys(Result r) {
-    return r.param("keys", family(r).defaultKeys);
+    return r.param("keys", r.className().equals(LONG_KEYS_CLASS) ? "LONG" : family(r).defaultKeys);
   }
 
   /** The n column: the n parameter, or what the family's benchmarks use. */
@@ -121,16 +137,24 @@ final class Cases {
 
   /**
    * The results in report order: tables (library before strategies, then operation, then threads),
-   * within a table by keys (as first run) and n, and within a case as run, which is the order of the
-   * {@code @Param} values.
+   * within a table by keys (as first run) and n, and within a case ours, Guava, Commons, DataSketches,
+   * FastFilter, then any other subject as run (the order of the {@code @Param} values). The fixed order
+   * matters because JMH runs classes by name: FastFilter's lookups ({@code LongKeysBenchmark}) run before
+   * the others' ({@code MightContainBenchmark}).
    */
   static List<Result> inReportOrder(List<Result> results) {
-    List<String> keyOrder = results.stream().map(r -> r.param("keys", "")).distinct().toList();
+    List<String> keyOrder = results.stream().map(Cases::keys).distinct().toList();
     List<Result> sorted = new ArrayList<>(results);
     sorted.sort(Comparator.comparing(Cases::tableOrder)
-        .thenComparing(r -> keyOrder.indexOf(r.param("keys", "")))
-        .thenComparingLong(r -> parseLong(r.param("n", "0")))); // stable: run order within a case
+        .thenComparing(r -> keyOrder.indexOf(keys(r)))
+        .thenComparingLong(r -> parseLong(r.param("n", "0")))
+        .thenComparingInt(Cases::subjectRank)); // stable: run order within a case
     return sorted;
+  }
+
+  private static int subjectRank(Result r) {
+    int rank = family(r) == Family.LIBRARY ? SUBJECT_ORDER.indexOf(subject(r)) : -1;
+    return rank < 0 ? SUBJECT_ORDER.size() : rank;
   }
 
   private static long parseLong(String s) {
@@ -143,14 +167,39 @@ final class Cases {
 
   /** The baseline result for {@code r} among {@code all}, if the run has it. */
   static Optional<Result> baseline(Result r, List<Result> all) {
+    return sameCase(r, all).filter(b -> subject(b).equals(baselineSubject(r))).findFirst();
+  }
+
+  /** Whether {@code r}'s table compares with other libraries: the library family's tables do. */
+  static boolean hasPeers(Result r) {
+    return family(r) == Family.LIBRARY;
+  }
+
+  /** Whether {@code r} measures another library than this one. */
+  static boolean isPeer(Result r) {
+    return hasPeers(r) && PEERS.contains(subject(r));
+  }
+
+  /**
+   * The fastest peer of {@code r}'s case among {@code all}: of the other libraries' results on the same
+   * operation (a batch's single lookup), keys, n and threads, the one with the least ns/op. Empty outside
+   * the library tables or when the run has no peer for the case.
+   */
+  static Optional<Result> fastestPeer(Result r, List<Result> all) {
+    if (!hasPeers(r)) {
+      return Optional.empty();
+    }
+    return sameCase(r, all).filter(Cases::isPeer).min(Comparator.comparingDouble(Result::nanosPerOp));
+  }
+
+  /** The results comparable with {@code r}: same family, operation (batch as single), threads, keys, n. */
+  private static Stream<Result> sameCase(Result r, List<Result> all) {
     String op = op(r).equals(BATCH_OP) ? "mightContain" : op(r);
     return all.stream()
         .filter(b -> family(b) == family(r))
         .filter(b -> op(b).equals(op) && b.threads() == r.threads())
-        .filter(b -> subject(b).equals(baselineSubject(r)))
-        .filter(b -> Objects.equals(b.params().get("keys"), r.params().get("keys")))
-        .filter(b -> Objects.equals(b.params().get("n"), r.params().get("n")))
-        .findFirst();
+        .filter(b -> keys(b).equals(keys(r)))
+        .filter(b -> Objects.equals(b.params().get("n"), r.params().get("n")));
   }
 
   /** Chart panel: lookups (single and batch), adds, strategies. */
@@ -182,6 +231,8 @@ final class Cases {
       Map.entry("OURS", "ours"),
       Map.entry("GUAVA", "Guava"),
       Map.entry("COMMONS", "Commons"),
+      Map.entry("DATASKETCHES", "DataSketches"),
+      Map.entry("FASTFILTER", "FastFilter"),
       Map.entry("ATOMIC_CAS", "lock-free CAS"),
       Map.entry("READ_WRITE_LOCK", "read-write lock"),
       Map.entry("STRIPED_LOCKS", "striped locks"),
@@ -192,8 +243,13 @@ final class Cases {
 
   /** Row label and chart series (bar colour): the subject, batch lookups apart from single ones. */
   static String series(Result r) {
+    return label(r) + (op(r).equals(BATCH_OP) ? " (batch)" : "");
+  }
+
+  /** The subject's readable name, e.g. "DataSketches" for DATASKETCHES. */
+  static String label(Result r) {
     String subject = subject(r);
-    return LABELS.getOrDefault(subject, subject) + (op(r).equals(BATCH_OP) ? " (batch)" : "");
+    return LABELS.getOrDefault(subject, subject);
   }
 
   /** The results with single operations before batches, each in run order: the legend's order. */

@@ -25,15 +25,19 @@ final class MarkdownTables {
         + "measurement iterations. ops/µs is the total rate of all threads. **vs Guava** (or "
         + "**vs synchronized**, **vs Commons**, **vs sized up front** in their tables) is the baseline's ns/op "
         + "divided by the row's: above 1.00× the row is faster. "
-        + "Batch rows are compared with Guava's single `mightContain` on the same keys. Compare numbers "
-        + "only within one run.\n");
+        + "Batch rows are compared with Guava's single `mightContain` on the same keys. **vs fastest peer** "
+        + "is the same ratio against the quickest other library in that case (Guava, Commons Collections, "
+        + "DataSketches or FastFilter, named in brackets); the not thread-safe peers (Commons, DataSketches, "
+        + "FastFilter) are absent from the two-thread tables, and FastFilter, which takes 64-bit keys, from "
+        + "the String rows. Compare numbers only within one run.\n");
     for (Map.Entry<String, List<Result>> table : tables(all).entrySet()) {
       md.append('\n').append("#### ").append(table.getKey()).append("\n\n");
       List<Result> rows = table.getValue();
       String baseline = Cases.baselineLabel(rows.get(0));
+      boolean peers = Cases.hasPeers(rows.get(0));
       md.append("| keys | n | implementation | ns/op | ± | median | ops/µs | vs ").append(baseline)
-          .append(" |\n");
-      md.append("|---|---:|---|---:|---:|---:|---:|---:|\n");
+          .append(peers ? " | vs fastest peer |\n" : " |\n");
+      md.append("|---|---:|---|---:|---:|---:|---:|---:|").append(peers ? "---:|\n" : "\n");
       for (Result r : rows) {
         Optional<Result> base = Cases.baseline(r, all);
         md.append("| ").append(Cases.keys(r).toLowerCase(Locale.ROOT))
@@ -43,8 +47,13 @@ final class MarkdownTables {
             .append(" | ").append(Double.isFinite(r.error()) ? fixed(r.nanosPerOp(r.error())) : "n/a")
             .append(" | ").append(fixed(r.nanosPerOp(r.median())))
             .append(" | ").append(String.format(Locale.ROOT, "%.2f", r.opsPerMicrosecond()))
-            .append(" | ").append(base.map(b -> ratio(b.nanosPerOp() / r.nanosPerOp())).orElse("n/a"))
-            .append(" |\n");
+            .append(" | ").append(base.map(b -> ratio(b.nanosPerOp() / r.nanosPerOp())).orElse("n/a"));
+        if (peers) {
+          md.append(" | ").append(Cases.fastestPeer(r, all)
+              .map(p -> ratio(p.nanosPerOp() / r.nanosPerOp()) + " (" + Cases.label(p) + ")")
+              .orElse("n/a"));
+        }
+        md.append(" |\n");
       }
     }
     return md.toString();
