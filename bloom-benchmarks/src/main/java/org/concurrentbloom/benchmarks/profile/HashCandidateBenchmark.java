@@ -61,6 +61,33 @@ public class HashCandidateBenchmark {
     return XXH3_64.hashBytesToLong(scratch.encoding.buffer(), 0, len);
   }
 
+  /**
+   * Not an exact encoding, a lower bound: {@code String.getBytes(int, int, byte[], int)} copies the low
+   * byte of every char into a reused buffer without allocating (a bulk copy for a compact Latin-1
+   * String). It equals the UTF-8 bytes only when every char is ASCII, which this copy cannot tell by
+   * itself (a char above U+00FF loses its high byte), so a real path would add a check and a fallback.
+   */
+  @Benchmark
+  @SuppressWarnings("deprecation") // the one String method that copies bytes out without allocating
+  public int latin1BulkCopy(ProfileStates.StringKeys state, ThreadCursor cursor, ProfileStates.Scratch scratch) {
+    String s = (String) state.next(cursor);
+    int len = s.length();
+    byte[] out = scratch.bulk;
+    s.getBytes(0, len, out, 0);
+    return len + out[len - 1];
+  }
+
+  /** {@link #latin1BulkCopy} then XXH3 64 of those bytes: the same caveat. */
+  @Benchmark
+  @SuppressWarnings("deprecation")
+  public long xxh3_64Latin1Bulk(ProfileStates.StringKeys state, ThreadCursor cursor, ProfileStates.Scratch scratch) {
+    String s = (String) state.next(cursor);
+    int len = s.length();
+    byte[] out = scratch.bulk;
+    s.getBytes(0, len, out, 0);
+    return XXH3_64.hashBytesToLong(out, 0, len);
+  }
+
   @Benchmark
   public long xxh3_64Chars(ProfileStates.StringKeys state, ThreadCursor cursor) {
     return XXH3_64.hashCharsToLong((String) state.next(cursor));

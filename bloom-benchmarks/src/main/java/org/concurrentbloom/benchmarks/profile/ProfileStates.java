@@ -152,5 +152,7 @@ public final class ProfileStates {
   public static class Scratch {
     final FunnelEncoding encoding = new FunnelEncoding();
     final long[] hash = new long[2];
+    /** For the bulk-copy benchmarks: longer than any benchmark key (they have under 64 chars). */
+    final byte[] bulk = new byte[256];
   }
 }
