@@ -165,27 +165,34 @@ public final class BloomFilter<T> extends BitArrayView<T> {
   /** Adds {@code item}; true iff this call turned on a bit (up to concurrent adds: see the class comment). */
   @Override
   public boolean add(T item) {
-    return hashed(item, true);
-  }
-
-  @Override
-  public boolean mightContain(T item) {
-    return hashed(item, false);
-  }
-
-  /** Hashes {@code item} (a long key directly, without a buffer), then adds it or asks for it. */
-  private boolean hashed(T item, boolean add) {
+    // Hashing is written out here and in mightContain, not shared: a shared helper taking an add/query
+    // flag was compiled on its own and then not inlined ("already compiled into a big method" under
+    // -XX:+PrintInlining with -XX:-TieredCompilation), which leaves the flag unfolded.
     Objects.requireNonNull(item, "item");
     if (longKeys) {
       long v = (Long) item;
-      long h1 = Murmur3.longH1(v);
-      long h2 = Murmur3.longH2(v);
-      return add ? addHashed(h1, h2) : mightContainHashed(h1, h2);
+      return addHashed(Murmur3.longH1(v), Murmur3.longH2(v));
     }
     HashingSink sink = HashingSink.acquire();
     try {
       sink.hash(item, funnel);
-      return add ? addHashed(sink.h1, sink.h2) : mightContainHashed(sink.h1, sink.h2);
+      return addHashed(sink.h1, sink.h2);
+    } finally {
+      sink.release();
+    }
+  }
+
+  @Override
+  public boolean mightContain(T item) {
+    Objects.requireNonNull(item, "item");
+    if (longKeys) {
+      long v = (Long) item;
+      return mightContainHashed(Murmur3.longH1(v), Murmur3.longH2(v));
+    }
+    HashingSink sink = HashingSink.acquire();
+    try {
+      sink.hash(item, funnel);
+      return mightContainHashed(sink.h1, sink.h2);
     } finally {
       sink.release();
     }

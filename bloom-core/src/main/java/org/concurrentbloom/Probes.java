@@ -20,8 +20,9 @@ final class Probes {
   private Probes() {}
 
   /**
-   * Strategy 1's probe sequence of (h1, h2) over m cells, k probes: the only place it is derived
-   * (ProbeDerivationGoldenTest checks every user against an independent model). Callers make one per
+   * Strategy 1's probe sequence of (h1, h2) over m cells, k probes, for every user but the hot query loop
+   * of StandardLayout.test, which takes the same steps from this class (ProbeDerivationGoldenTest checks
+   * every user against an independent model). Callers make one per
    * operation and let it go; it never escapes, so the JIT keeps its fields in registers instead of
    * allocating it (escape analysis; AllocationFreeHashingTest checks that lookups allocate nothing).
    * One thread.
@@ -70,14 +71,14 @@ final class Probes {
     return Math.multiplyHigh(h, m) + ((h >> 63) & m);
   }
 
-  /** The next y after probe i (1-based), kept in [0, m). */
-  private static long nextStep(long y, int i, long m) {
+  /** The next y after probe i (1-based), kept in [0, m). Package-private for StandardLayout.test. */
+  static long nextStep(long y, int i, long m) {
     y += i;
     return y >= m ? y % m : y;
   }
 
   /** The next x, kept in [0, m): both operands are below m, so one subtraction suffices. */
-  private static long nextIndex(long x, long y, long m) {
+  static long nextIndex(long x, long y, long m) {
     x += y;
     return x >= m ? x - m : x;
   }
