@@ -42,7 +42,7 @@ final class Batches {
     for (int start = 0; start < keys.length; start += BATCH) {
       int n = Math.min(BATCH, keys.length - start);
       for (int i = 0; i < n; i++) {
-        hashLong(keys[start + i], hashes, i);
+        hashLong(f.usesXxh3(), keys[start + i], hashes, i);
       }
       changed += addHashed(f, hashes, n);
     }
@@ -77,7 +77,7 @@ final class Batches {
     for (int start = 0; start < keys.length; start += BATCH) {
       int n = Math.min(BATCH, keys.length - start);
       for (int i = 0; i < n; i++) {
-        hashLong(keys[start + i], hashes, i);
+        hashLong(f.usesXxh3(), keys[start + i], hashes, i);
       }
       mightContainHashed(f, hashes, n, results, start);
     }
@@ -86,14 +86,20 @@ final class Batches {
 
   private static <T> void hashInto(BloomFilter<T> f, T item, HashingSink sink, long[] hashes, int i) {
     Objects.requireNonNull(item, "item"); // as add(null) does, whatever the funnel would make of it
-    sink.hash(item, f.funnel());
+    sink.hash(item, f.funnel(), f.hashStrategy());
     hashes[2 * i] = sink.h1;
     hashes[2 * i + 1] = sink.h2;
   }
 
-  private static void hashLong(long v, long[] hashes, int i) {
-    hashes[2 * i] = Murmur3.longH1(v);
-    hashes[2 * i + 1] = Murmur3.longH2(v);
+  private static void hashLong(boolean xxh3, long v, long[] hashes, int i) {
+    if (xxh3) {
+      long h = Xxh3Keys.ofLong(v);
+      hashes[2 * i] = h;
+      hashes[2 * i + 1] = Xxh3Keys.second(h);
+    } else {
+      hashes[2 * i] = Murmur3.longH1(v);
+      hashes[2 * i + 1] = Murmur3.longH2(v);
+    }
   }
 
   private static int addHashed(BloomFilter<?> f, long[] hashes, int n) {

@@ -146,7 +146,7 @@ abstract class BitArrayView<T> implements MembershipFilter<T> {
   @Override
   public String toString() {
     return "BloomFilter[layout=" + layout.name() + ", bits=" + layout.bits + ", hashFunctions=" + layout.hashFunctions
-        + ", expectedInsertions=" + expectedInsertions + ", fpp=" + fpp + ", count=" + count() + ", funnel=" + funnel
+        + ", hashStrategy=" + layout.strategy().id() + ", expectedInsertions=" + expectedInsertions + ", fpp=" + fpp + ", count=" + count() + ", funnel=" + funnel
         + "]";
   }
 }

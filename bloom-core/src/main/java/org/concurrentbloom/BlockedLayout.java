@@ -3,7 +3,8 @@ package org.concurrentbloom;
 /**
  * The cache-blocked layout: an item's k bits all lie in one 512-bit block (8 words, the size of a cache
  * line) chosen by the hash, so a query waits for one memory access instead of k (Putze, Sanders and
- * Singler, "Cache-, Hash- and Space-Efficient Bloom Filters", WEA 2007). Hash strategy 2:
+ * Singler, "Cache-, Hash- and Space-Efficient Bloom Filters", WEA 2007). Hash strategies 2 and 5 (which
+ * differ only in how h1 and h2 are computed, see docs/HASHING.md):
  *
  * <pre>
  *   block = floor(h1 * B / 2^64)                   -- B = m / 512 blocks, unsigned fast range
@@ -25,14 +26,25 @@ final class BlockedLayout extends Layout {
   private static final long REMIX = 0x9E3779B97F4A7C15L; // odd: multiplication by it is a bijection
 
   private final long blocks;
+  /** 2 (MurmurHash3) or 5 (XXH3). */
+  private final HashStrategy strategy;
 
+  /** Strategy 2's layout, that of every blocked file written before strategy 5. */
   BlockedLayout(long bits, int hashFunctions) {
+    this(bits, hashFunctions, HashStrategy.MURMUR3_128_BLOCKED);
+  }
+
+  BlockedLayout(long bits, int hashFunctions, HashStrategy strategy) {
     super(bits, hashFunctions);
     if (bits % BLOCK_BITS != 0) {
       throw new IllegalArgumentException(
           "a blocked filter's bit count must be a multiple of " + BLOCK_BITS + ", was " + bits);
     }
+    if (!FilterType.BLOCKED.admits(strategy)) {
+      throw new IllegalArgumentException("the blocked layout has no hash strategy " + strategy);
+    }
     this.blocks = bits / BLOCK_BITS;
+    this.strategy = strategy;
   }
 
   @Override
@@ -42,13 +54,13 @@ final class BlockedLayout extends Layout {
 
   @Override
   HashStrategy strategy() {
-    return HashStrategy.MURMUR3_128_BLOCKED;
+    return strategy;
   }
 
   /** The fewest whole blocks whose Poisson block model meets p at n; see {@link Sizing#blockedShape}. */
-  static BlockedLayout sized(long n, double p) {
+  static BlockedLayout sized(long n, double p, HashStrategy strategy) {
     long[] shape = Sizing.blockedShape(n, p);
-    return new BlockedLayout(shape[0], (int) shape[1]);
+    return new BlockedLayout(shape[0], (int) shape[1], strategy);
   }
 
   /** The index of the block's first word. */

@@ -31,10 +31,13 @@ import org.concurrentbloom.internal.VisibleForTesting;
  * </ul>
  *
  * <h2>Hashing and layouts</h2>
- * MurmurHash3 x64 128 of the funnel's bytes, then k probes placed by the layout: anywhere by enhanced
- * double hashing (standard, the default), in one 512-bit block ({@link Builder#blocked()}), or as Guava
- * does ({@link Builder#guavaCompatible()}); docs/HASHING.md and docs/LAYOUTS.md. Hashing a String or a
- * Long allocates nothing.
+ * New filters hash with XXH3-64, a String as its UTF-16 code units (hash strategies 4 and 5), then place
+ * k probes by the layout: anywhere by enhanced double hashing (standard, the default), or in one 512-bit
+ * block ({@link Builder#blocked()}). Files written before strategy 4 hash MurmurHash3 x64 128 of the
+ * funnel's bytes (strategies 1 and 2) and keep doing so when read, as do filters built with
+ * {@link Builder#hashStrategy}; the Guava-compatible layout ({@link Builder#guavaCompatible()}) hashes
+ * as Guava does. docs/HASHING.md and docs/LAYOUTS.md define each. Hashing a String or a Long allocates
+ * nothing.
  *
  * @param <T> the type of item
  */
@@ -45,6 +48,8 @@ public final class BloomFilter<T> extends BitArrayView<T> {
 
   /** The funnel is {@link Funnels#longFunnel()}: hash the long directly, without a buffer. */
   private final boolean longKeys;
+  /** Strategy 4 or 5: h1 is XXH3-64 of the key ({@link Xxh3Keys}), h2 derived from it. */
+  private final boolean xxh3;
   /** The bits, and the protocol by which clear and merge replace them. */
   private final CurrentTable table;
 
@@ -56,6 +61,7 @@ public final class BloomFilter<T> extends BitArrayView<T> {
       throw new IllegalArgumentException("bit array of " + words + " words does not fit " + layout.bits + " bits");
     }
     this.longKeys = funnel == Funnels.longFunnel();
+    this.xxh3 = layout.strategy().isXxh3();
     this.table = table;
   }
 
@@ -112,14 +118,19 @@ public final class BloomFilter<T> extends BitArrayView<T> {
       return super.guavaCompatible();
     }
 
+    @Override
+    public Builder<T> hashStrategy(HashStrategy strategy) {
+      return super.hashStrategy(strategy);
+    }
+
     /**
      * Builds an empty filter.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set, or both {@link #blocked()}
      *     and {@link #guavaCompatible()} were chosen
      * @throws IllegalArgumentException if the filter would exceed the largest {@code long[]}, if
-     *     -n ln p / (ln 2)^2 is below one bit (every layout), or, for {@link #guavaCompatible()}, if k would
-     *     exceed 255; the message names the value
+     *     -n ln p / (ln 2)^2 is below one bit (every layout), for {@link #guavaCompatible()} if k would
+     *     exceed 255, or if the layout does not take the {@link #hashStrategy}; the message names the value
      */
     public BloomFilter<T> build() {
       return empty(funnel, layout(), expectedInsertions, fpp);
@@ -148,7 +159,7 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     return new BloomFilter<>(funnel, layout, n, fpp, CurrentTable.fixed(new BitTable(words, count)));
   }
 
-  /** A filter of exactly {@code bits} bits and {@code k} hash functions. */
+  /** A filter of exactly {@code bits} bits and {@code k} hash functions, hash strategy 1. */
   @VisibleForTesting
   static <T> BloomFilter<T> withShape(Funnel<? super T> funnel, long bits, int k) {
     return withLayout(funnel, new StandardLayout(bits, k));
@@ -169,6 +180,10 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     // flag was compiled on its own and then not inlined ("already compiled into a big method" under
     // -XX:+PrintInlining with -XX:-TieredCompilation), which leaves the flag unfolded.
     Objects.requireNonNull(item, "item");
+    if (xxh3) {
+      long h = Xxh3Keys.of(item, funnel);
+      return addHashed(h, Xxh3Keys.second(h));
+    }
     if (longKeys) {
       long v = (Long) item;
       return addHashed(Murmur3.longH1(v), Murmur3.longH2(v));
@@ -185,6 +200,10 @@ public final class BloomFilter<T> extends BitArrayView<T> {
   @Override
   public boolean mightContain(T item) {
     Objects.requireNonNull(item, "item");
+    if (xxh3) {
+      long h = Xxh3Keys.of(item, funnel);
+      return mightContainHashed(h, Xxh3Keys.second(h));
+    }
     if (longKeys) {
       long v = (Long) item;
       return mightContainHashed(Murmur3.longH1(v), Murmur3.longH2(v));
@@ -249,6 +268,11 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     }
   }
 
+  /** True for strategies 4 and 5, whose h1 is XXH3-64 of the key. */
+  boolean usesXxh3() {
+    return xxh3;
+  }
+
   /** Keeps a value computed from warming loads alive (a volatile write the JIT cannot remove). */
   void keepWarmed(long sum) {
     warmSink = sum;
@@ -295,7 +319,7 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     Objects.requireNonNull(other, "other");
     if (!layout.sameShape(other.layout)) {
       throw new IllegalArgumentException("cannot merge " + other.layout.shape() + " into " + layout.shape()
-          + ": layout, bit count and hash function count must be equal");
+          + ": layout, bit count, hash function count and hash strategy must be equal");
     }
     String funnels = Funnels.incompatibility(funnel, other.funnel);
     if (funnels != null) {

@@ -19,7 +19,9 @@ import java.util.zip.CRC32C;
  *              which {@link ScalableFormat} reads and this class rejects)
  *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes, for types 1, 4;
  *              2 = MurmurHash3 x64 128 + 512-bit block, see BlockedLayout, for type 2;
- *              3 = Guava's MURMUR128_MITZ_64, see GuavaLayout, for type 3)
+ *              3 = Guava's MURMUR128_MITZ_64, see GuavaLayout, for type 3;
+ *              4 = XXH3-64 + enhanced double hashing, see Xxh3Keys, for type 1;
+ *              5 = XXH3-64 + 512-bit block, for type 2)
  *  7      1    version 2: key type ({@link KeyType#id()}: 0 custom, 1 UTF-8 string, 2 long, 3 int, 4 bytes);
  *              version 1: reserved flags, 0
  *  8      8    m, bits (counters for type 4)
@@ -115,7 +117,7 @@ final class FilterFormat {
     }
     Layout layout;
     try {
-      layout = h.type().layout(h.bits(), h.hashFunctions());
+      layout = h.type().layout(h.bits(), h.hashFunctions(), h.strategy());
     } catch (IllegalArgumentException e) {
       throw new IOException("invalid header: " + e.getMessage(), e);
     }
@@ -276,7 +278,7 @@ final class FilterFormat {
     HashStrategy strategy = readableStrategy(strategyId);
     if (strategy == null || !type.admits(strategy)) {
       throw new IOException("unknown hash strategy " + strategyId + " for filter type " + type.id()
-          + "; that type uses strategy " + type.strategy().id());
+          + "; that type uses strategy " + type.strategyList());
     }
     KeyType keyType = readKeyType(b, version);
     long bits = b.getLong();

@@ -1,5 +1,9 @@
 package org.concurrentbloom;
 
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import java.util.StringJoiner;
 
 /**
@@ -13,35 +17,37 @@ import java.util.StringJoiner;
  * change (FilterTypeTest freezes them). Immutable; any thread may use it.
  */
 public enum FilterType {
-  /** Type 1: k bits anywhere in m ({@link BloomFilter}'s default). */
-  STANDARD(1, "standard", "standard Bloom filter", HashStrategy.MURMUR3_128_ENHANCED_DOUBLE,
-      "BloomFilter.readFrom", StandardLayout::new, StandardLayout::sized),
-  /** Type 2: k bits inside one 512-bit block ({@link BloomFilter.Builder#blocked()}). */
-  BLOCKED(2, "blocked", "blocked Bloom filter (512-bit blocks)", HashStrategy.MURMUR3_128_BLOCKED,
-      "BloomFilter.readFrom", BlockedLayout::new, BlockedLayout::sized),
+  /** Type 1: k bits anywhere in m ({@link BloomFilter}'s default); strategy 4, or 1 in older files. */
+  STANDARD(1, "standard", "standard Bloom filter", "BloomFilter.readFrom", StandardLayout::new, StandardLayout::sized,
+      HashStrategy.XXH3_64_ENHANCED_DOUBLE, HashStrategy.MURMUR3_128_ENHANCED_DOUBLE),
+  /** Type 2: k bits inside one 512-bit block ({@link BloomFilter.Builder#blocked()}); strategy 5, or 2. */
+  BLOCKED(2, "blocked", "blocked Bloom filter (512-bit blocks)", "BloomFilter.readFrom", BlockedLayout::new,
+      BlockedLayout::sized, HashStrategy.XXH3_64_BLOCKED, HashStrategy.MURMUR3_128_BLOCKED),
   /** Type 3: Guava's layout and sizing ({@link BloomFilter.Builder#guavaCompatible()}). */
-  GUAVA(3, "guava", "Guava-compatible Bloom filter", HashStrategy.GUAVA_MURMUR128_MITZ_64,
-      "BloomFilter.readFrom", GuavaLayout::new, GuavaLayout::sized),
+  GUAVA(3, "guava", "Guava-compatible Bloom filter", "BloomFilter.readFrom", (m, k, s) -> new GuavaLayout(m, k),
+      (n, p, s) -> GuavaLayout.sized(n, p), HashStrategy.GUAVA_MURMUR128_MITZ_64),
   /** Type 4: 4-bit counters at the standard layout's positions ({@link CountingBloomFilter}). */
-  COUNTING(4, "counting", "counting Bloom filter (4-bit counters)", HashStrategy.MURMUR3_128_ENHANCED_DOUBLE,
-      "CountingBloomFilter.readFrom", null, null),
+  COUNTING(4, "counting", "counting Bloom filter (4-bit counters)", "CountingBloomFilter.readFrom", null, null,
+      HashStrategy.MURMUR3_128_ENHANCED_DOUBLE),
   /** Type 5: layers of standard or blocked filters ({@link ScalableBloomFilter}); they carry the strategy. */
-  SCALABLE(5, "scalable", "scalable Bloom filter", null, "ScalableBloomFilter.readFrom", null, null);
+  SCALABLE(5, "scalable", "scalable Bloom filter", "ScalableBloomFilter.readFrom", null, null);
 
   /** A layout of exactly m bits and k probes. */
   interface Shaped {
-    Layout of(long bits, int hashFunctions);
+    Layout of(long bits, int hashFunctions, HashStrategy strategy);
   }
 
   /** A layout sized for n items at rate p. */
   interface Sized {
-    Layout of(long n, double p);
+    Layout of(long n, double p, HashStrategy strategy);
   }
 
   private final int id;
   private final String shortName;
   private final String description;
-  private final HashStrategy strategy;
+  /** The strategies a record of this type may have, the default for new filters first; empty for SCALABLE. */
+  @SuppressWarnings("ImmutableEnumChecker") // never modified after construction
+  private final HashStrategy[] strategies;
   /** The method that reads this type, for messages that send a caller there. */
   private final String reader;
   /** Null for the types that are not one bit array; stateless method references otherwise. */
@@ -50,12 +56,12 @@ public enum FilterType {
   @SuppressWarnings("ImmutableEnumChecker")
   private final Sized sized;
 
-  FilterType(int id, String shortName, String description, HashStrategy strategy, String reader, Shaped shaped,
-      Sized sized) {
+  FilterType(int id, String shortName, String description, String reader, Shaped shaped, Sized sized,
+      HashStrategy... strategies) {
     this.id = id;
     this.shortName = shortName;
     this.description = description;
-    this.strategy = strategy;
+    this.strategies = strategies;
     this.reader = reader;
     this.shaped = shaped;
     this.sized = sized;
@@ -77,11 +83,19 @@ public enum FilterType {
   }
 
   /**
-   * The hash strategy a record of this type is written with; null for {@link #SCALABLE}, whose layers
-   * each record their own.
+   * The hash strategy new filters of this type use unless built with another: 4 for {@link #STANDARD}, 5
+   * for {@link #BLOCKED}; null for {@link #SCALABLE}, whose layers each record their own.
    */
   public HashStrategy strategy() {
-    return strategy;
+    return strategies.length == 0 ? null : strategies[0];
+  }
+
+  /**
+   * The hash strategies a filter of this type may have: {@link #strategy()} and, for the standard and
+   * blocked types, the MurmurHash3 strategy of the files written before it. Empty for {@link #SCALABLE}.
+   */
+  public Set<HashStrategy> strategies() {
+    return strategies.length == 0 ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(List.of(strategies)));
   }
 
   /** True for the types whose cells are single bits in one array, read by {@link BloomFilter#readFrom}. */
@@ -107,9 +121,23 @@ public enum FilterType {
     throw new IllegalArgumentException("unknown filter type " + id + "; known types: " + known);
   }
 
-  /** True iff a record of this type may be written with strategy {@code s}. */
-  boolean admits(HashStrategy s) {
-    return s == strategy;
+  /** True iff a filter of this type may have hash strategy {@code s}. */
+  public boolean admits(HashStrategy s) {
+    for (HashStrategy t : strategies) {
+      if (t == s) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The admitted strategies for messages: "4 (XXH3_64_ENHANCED_DOUBLE) or 1 (MURMUR3_128_ENHANCED_DOUBLE)". */
+  String strategyList() {
+    StringJoiner j = new StringJoiner(" or ");
+    for (HashStrategy t : strategies) {
+      j.add(t.id() + " (" + t + ")");
+    }
+    return j.toString();
   }
 
   /** True for the types a {@link ScalableBloomFilter}'s layers may have. */
@@ -132,22 +160,36 @@ public enum FilterType {
   }
 
   /**
-   * The layout of this shape, for the bit-array types.
+   * The layout of this shape and strategy, for the bit-array types.
    *
-   * @throws IllegalArgumentException if the shape is invalid for the type, or the type has no layout
+   * @throws IllegalArgumentException if the shape is invalid for the type, the type does not admit the
+   *     strategy, or the type has no layout
    */
-  Layout layout(long bits, int hashFunctions) {
-    return requireBitArray().shaped.of(bits, hashFunctions);
+  Layout layout(long bits, int hashFunctions, HashStrategy strategy) {
+    return requireBitArray().shaped.of(bits, hashFunctions, requireAdmitted(strategy));
+  }
+
+  /** {@link #sizedLayout(long, double, HashStrategy)} with this type's default strategy. */
+  Layout sizedLayout(long n, double p) {
+    return sizedLayout(n, p, strategy());
   }
 
   /**
    * The layout sized for n items at rate p, allocating nothing.
    *
-   * @throws IllegalArgumentException if n or p is out of range, the shape passes the size limit, or the
-   *     type has no layout
+   * @throws IllegalArgumentException if n or p is out of range, the shape passes the size limit, the
+   *     type does not admit the strategy, or the type has no layout
    */
-  Layout sizedLayout(long n, double p) {
-    return requireBitArray().sized.of(n, p);
+  Layout sizedLayout(long n, double p, HashStrategy strategy) {
+    return requireBitArray().sized.of(n, p, requireAdmitted(strategy));
+  }
+
+  private HashStrategy requireAdmitted(HashStrategy s) {
+    if (!admits(s)) {
+      throw new IllegalArgumentException("a " + shortName + " filter cannot use hash strategy " + s.id() + " (" + s
+          + "); it takes " + strategyList());
+    }
+    return s;
   }
 
   private FilterType requireBitArray() {

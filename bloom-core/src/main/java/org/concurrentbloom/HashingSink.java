@@ -7,7 +7,9 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * Collects the bytes a funnel writes and hashes them with MurmurHash3 x64 128 (seed 0, see {@link Murmur3}).
+ * Collects the bytes a funnel writes and hashes them: with MurmurHash3 x64 128 (seed 0, see {@link Murmur3})
+ * for strategies 1 to 3 ({@link #hash}), or with XXH3-64 for strategies 4 and 5 ({@link #xxh3Of}), in
+ * which {@link #putString} writes UTF-16LE code units instead of UTF-8 (docs/HASHING.md).
  *
  * <p>Thread use: one instance per thread, handed out by {@link #acquire()}. Buffers are reused so that
  * funnelling a String or a long allocates nothing once the thread's buffer has grown to fit. A funnel
@@ -32,6 +34,8 @@ final class HashingSink implements Sink {
   private byte[] buffer = new byte[INITIAL_CAPACITY];
   private int length;
   private boolean inUse;
+  /** {@link #putString} writes UTF-16LE code units (strategies 4 and 5), not UTF-8. */
+  private boolean utf16;
 
   /** First half of the last hash: output bytes 0..7, little-endian. */
   long h1;
@@ -59,6 +63,7 @@ final class HashingSink implements Sink {
       return;
     }
     length = 0;
+    utf16 = false;
     if (funnel == Funnels.stringFunnel() && item instanceof String s) {
       putAsciiOrString(s);
     } else {
@@ -66,6 +71,46 @@ final class HashingSink implements Sink {
     }
     ensureRoom(TAIL_SLACK); // Murmur3 reads the tail as whole words
     Murmur3.hash128(buffer, length, this);
+  }
+
+  /**
+   * XXH3-64 of the bytes {@code funnel} writes for {@code item}, strings as UTF-16LE code units: h1 of
+   * strategies 4 and 5 for a funnel other than the string and long funnels, which {@link Xxh3Keys#of}
+   * hashes without a buffer.
+   */
+  static <T> long xxh3Of(T item, Funnel<? super T> funnel) {
+    HashingSink sink = acquire();
+    try {
+      return sink.xxh3OfFunnelled(item, funnel);
+    } finally {
+      sink.release();
+    }
+  }
+
+  private <T> long xxh3OfFunnelled(T item, Funnel<? super T> funnel) {
+    length = 0;
+    utf16 = true;
+    funnel.funnel(item, this);
+    return Xxh3Keys.bytes(buffer, 0, length);
+  }
+
+  /**
+   * Hashes {@code item} as {@code strategy} does, leaving the result in {@link #h1} and {@link #h2}: for
+   * callers that hold this sink already (batches), so that a custom funnel's bytes reuse its buffer.
+   */
+  <T> void hash(T item, Funnel<? super T> funnel, HashStrategy strategy) {
+    if (!strategy.isXxh3()) {
+      hash(item, funnel);
+      return;
+    }
+    if (funnel == Funnels.stringFunnel()) {
+      h1 = Xxh3Keys.chars((CharSequence) item);
+    } else if (funnel == Funnels.longFunnel()) {
+      h1 = Xxh3Keys.ofLong((Long) item);
+    } else {
+      h1 = xxh3OfFunnelled(item, funnel);
+    }
+    h2 = Xxh3Keys.second(h1);
   }
 
   /**
@@ -161,6 +206,9 @@ final class HashingSink implements Sink {
 
   @Override
   public Sink putString(CharSequence chars) {
+    if (utf16) {
+      return putUtf16(chars);
+    }
     int n = chars.length();
     // At most 3 bytes per UTF-16 unit (a surrogate pair is 2 units -> 4 bytes).
     ensureRoom(Math.multiplyExact(n, 3));
@@ -186,6 +234,20 @@ final class HashingSink implements Sink {
       } else {
         out[pos++] = (byte) '?'; // what String.getBytes(UTF_8) writes for an unpaired surrogate
       }
+    }
+    length = pos;
+    return this;
+  }
+
+  /** Strategies 4 and 5: each UTF-16 code unit as 2 bytes, little-endian, surrogates included as they are. */
+  private Sink putUtf16(CharSequence chars) {
+    int n = chars.length();
+    ensureRoom(Math.multiplyExact(n, 2));
+    byte[] out = buffer;
+    int pos = length;
+    for (int i = 0; i < n; i++) {
+      SHORT_LE.set(out, pos, (short) chars.charAt(i));
+      pos += 2;
     }
     length = pos;
     return this;

@@ -22,13 +22,22 @@ final class LayerPlan {
   final double tighteningRatio;
   /** The type of every layer: {@link FilterType#STANDARD} or {@link FilterType#BLOCKED}. */
   final FilterType layerType;
+  /** The hash strategy of every layer, one that {@link #layerType} admits. */
+  final HashStrategy layerStrategy;
   /** The most bits all layers together may take; {@link #NO_CAP} for none. */
   final long maxBits;
   /** Tests only: the layout of layer i instead of the sized one; null in production. */
   private final IntFunction<Layout> layoutOverride;
 
+  /** A plan whose layers have {@code layerType}'s default strategy. */
   LayerPlan(long initialCapacity, double fpp, int growthFactor, double tighteningRatio, FilterType layerType,
       long maxBits, IntFunction<Layout> layoutOverride) {
+    this(initialCapacity, fpp, growthFactor, tighteningRatio, layerType, layerType.strategy(), maxBits,
+        layoutOverride);
+  }
+
+  LayerPlan(long initialCapacity, double fpp, int growthFactor, double tighteningRatio, FilterType layerType,
+      HashStrategy layerStrategy, long maxBits, IntFunction<Layout> layoutOverride) {
     checkInitialCapacity(initialCapacity);
     Sizing.checkFpp(fpp);
     checkGrowthFactor(growthFactor);
@@ -41,7 +50,12 @@ final class LayerPlan {
     if (!layerType.isScalableLayer()) {
       throw new IllegalArgumentException("a scalable filter's layers cannot be " + layerType.shortName());
     }
+    if (!layerType.admits(layerStrategy)) {
+      throw new IllegalArgumentException("a scalable filter's " + layerType.shortName() + " layers cannot use hash "
+          + "strategy " + layerStrategy.id() + " (" + layerStrategy + "); they take " + layerType.strategyList());
+    }
     this.layerType = layerType;
+    this.layerStrategy = layerStrategy;
     this.maxBits = maxBits;
     this.layoutOverride = layoutOverride;
   }
@@ -111,7 +125,7 @@ final class LayerPlan {
       throw new IllegalArgumentException("the rate of layer " + i + ", " + fpp + "·(1−" + tighteningRatio + ")·"
           + tighteningRatio + "^" + i + ", underflows to 0");
     }
-    return layerType.sizedLayout(n, p);
+    return layerType.sizedLayout(n, p, layerStrategy);
   }
 
   /** An empty layer i of this shape. */

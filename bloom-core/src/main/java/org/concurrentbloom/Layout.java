@@ -50,6 +50,7 @@ abstract sealed class Layout permits StandardLayout, BlockedLayout, GuavaLayout,
   }
 
   final String shape() {
-    return "BloomFilter[layout=" + name() + ", bits=" + bits + ", hashFunctions=" + hashFunctions + "]";
+    return "BloomFilter[layout=" + name() + ", bits=" + bits + ", hashFunctions=" + hashFunctions + ", hashStrategy="
+        + strategy().id() + "]";
   }
 }

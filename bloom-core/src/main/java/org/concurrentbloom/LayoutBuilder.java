@@ -1,5 +1,7 @@
 package org.concurrentbloom;
 
+import java.util.Objects;
+
 /**
  * What a bit-array filter is described by before it is built: the funnel, n and p of
  * {@link SizedBuilder} and the layout type, resolved to a {@link Layout} without allocating its bits.
@@ -11,6 +13,8 @@ package org.concurrentbloom;
  */
 abstract class LayoutBuilder<T, B extends LayoutBuilder<T, B>> extends SizedBuilder<T, B> {
   private FilterType type = FilterType.STANDARD;
+  /** Null: the type's default ({@link FilterType#strategy()}). */
+  private HashStrategy strategy;
   /** Two different non-default types were chosen: refused when the layout is resolved, not when chosen. */
   private boolean conflicting;
 
@@ -39,6 +43,17 @@ abstract class LayoutBuilder<T, B extends LayoutBuilder<T, B>> extends SizedBuil
     return type(FilterType.GUAVA);
   }
 
+  /**
+   * Selects the hash strategy instead of the layout's default (4 for the standard layout, 5 for the
+   * blocked one). The one use is a filter whose bits must match those of a MurmurHash3 filter: the files
+   * and Redis filters of strategies 1 and 2 (docs/HASHING.md), to {@link BloomFilter#merge merge} with
+   * one or to upload it to Redis. {@code build()} refuses a strategy the layout does not take.
+   */
+  public B hashStrategy(HashStrategy strategy) {
+    this.strategy = Objects.requireNonNull(strategy, "strategy");
+    return self();
+  }
+
   private B type(FilterType chosen) {
     conflicting |= type != FilterType.STANDARD && type != chosen;
     type = chosen;
@@ -60,13 +75,13 @@ abstract class LayoutBuilder<T, B extends LayoutBuilder<T, B>> extends SizedBuil
    * The layout {@code build()} allocates.
    *
    * @throws IllegalStateException if n was not set, or two layouts were chosen
-   * @throws IllegalArgumentException if the layout type refuses n and p
+   * @throws IllegalArgumentException if the layout type refuses n and p, or the hash strategy
    */
   final Layout layout() {
     long n = requireExpectedInsertions();
     if (conflicting) {
       throw new IllegalStateException("blocked() and guavaCompatible() cannot be combined");
     }
-    return type.sizedLayout(n, fpp);
+    return type.sizedLayout(n, fpp, strategy == null ? type.strategy() : strategy);
   }
 }

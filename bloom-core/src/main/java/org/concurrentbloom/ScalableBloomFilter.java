@@ -70,10 +70,13 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
   private final Funnel<? super T> funnel;
   private final LayerPlan plan;
   private final ScalableLayers<T> layers;
+  /** The layers' strategy is 4 or 5: h1 is XXH3-64 of the key. */
+  private final boolean xxh3;
 
   private ScalableBloomFilter(Funnel<? super T> funnel, LayerPlan plan, ScalableLayer<T>[] layers) {
     this.funnel = Objects.requireNonNull(funnel, "funnel");
     this.plan = plan;
+    this.xxh3 = plan.layerStrategy.isXxh3();
     this.layers = new ScalableLayers<>(funnel, plan, layers);
   }
 
@@ -84,13 +87,14 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
 
   /**
    * A filter (p = 0.01, r = 0.9, no cap) whose layer i has the layout {@code layouts.apply(i)} whatever
-   * its capacity, the function being called once per layer built.
+   * its capacity, the function being called once per layer built. The layouts must be standard ones of
+   * strategy 1, as {@code new StandardLayout(bits, k)} makes.
    */
   @VisibleForTesting
   static <T> ScalableBloomFilter<T> withLayouts(Funnel<? super T> funnel, long initialCapacity, int growthFactor,
       IntFunction<Layout> layouts) {
     return empty(funnel, new LayerPlan(initialCapacity, 0.01, growthFactor, Builder.DEFAULT_TIGHTENING_RATIO,
-        FilterType.STANDARD, LayerPlan.NO_CAP, layouts));
+        FilterType.STANDARD, HashStrategy.MURMUR3_128_ENHANCED_DOUBLE, LayerPlan.NO_CAP, layouts));
   }
 
   /**
@@ -122,6 +126,8 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     private int growthFactor = DEFAULT_GROWTH_FACTOR;
     private double tighteningRatio = DEFAULT_TIGHTENING_RATIO;
     private FilterType layerType = FilterType.STANDARD;
+    /** Null: the layer type's default. */
+    private HashStrategy strategy;
     private long maxBitSize = LayerPlan.NO_CAP;
 
     private Builder(Funnel<? super T> funnel) {
@@ -166,6 +172,16 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
+     * Selects the layers' hash strategy instead of the layer type's default (4 for standard layers, 5 for
+     * blocked ones), as {@link BloomFilter.Builder#hashStrategy}. {@code build()} refuses a strategy the
+     * layer type does not take.
+     */
+    public Builder<T> hashStrategy(HashStrategy strategy) {
+      this.strategy = Objects.requireNonNull(strategy, "strategy");
+      return this;
+    }
+
+    /**
      * Caps the bits all layers together may take. An add that needs a new layer past the cap throws
      * {@link IllegalStateException} and does not add its item; the filter stays usable otherwise.
      * Unlimited by default.
@@ -180,14 +196,15 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
      * Builds an empty filter with its first layer.
      *
      * @throws IllegalStateException if {@link #initialCapacity} was not set
-     * @throws IllegalArgumentException if the first layer would exceed the largest filter or the cap
+     * @throws IllegalArgumentException if the first layer would exceed the largest filter or the cap, or
+     *     the layer type does not take the {@link #hashStrategy}
      */
     public ScalableBloomFilter<T> build() {
       if (initialCapacity < 0) {
         throw new IllegalStateException("initialCapacity(n) must be set before build()");
       }
       return empty(funnel, new LayerPlan(initialCapacity, fpp, growthFactor, tighteningRatio, layerType,
-          maxBitSize, null));
+          strategy == null ? layerType.strategy() : strategy, maxBitSize, null));
     }
   }
 
@@ -202,6 +219,10 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean add(T item) {
+    if (xxh3) {
+      long h = Xxh3Keys.of(Objects.requireNonNull(item, "item"), funnel);
+      return layers.add(h, Xxh3Keys.second(h));
+    }
     HashingSink sink = hash(item);
     try {
       return layers.add(sink.h1, sink.h2);
@@ -213,6 +234,10 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
   /** Returns false if {@code item} was definitely never added; true if it might have been. */
   @Override
   public boolean mightContain(T item) {
+    if (xxh3) {
+      long h = Xxh3Keys.of(Objects.requireNonNull(item, "item"), funnel);
+      return ScalableLayers.anyContains(layers.current(), h, Xxh3Keys.second(h));
+    }
     HashingSink sink = hash(item);
     try {
       return ScalableLayers.anyContains(layers.current(), sink.h1, sink.h2);
@@ -221,7 +246,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     }
   }
 
-  /** Hashes the item once for all layers; the caller releases the sink. */
+  /** Hashes the item once for all layers with MurmurHash3 (strategies 1 and 2); the caller releases the sink. */
   private HashingSink hash(T item) {
     Objects.requireNonNull(item, "item");
     HashingSink sink = HashingSink.acquire();
@@ -302,6 +327,11 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
   /** The type of every layer: {@link FilterType#STANDARD} or {@link FilterType#BLOCKED}. */
   public FilterType layerType() {
     return plan.layerType;
+  }
+
+  /** The hash strategy of every layer: 4 or 5 for new filters, 1 or 2 in files written before them. */
+  public HashStrategy hashStrategy() {
+    return plan.layerStrategy;
   }
 
   /**

@@ -19,7 +19,7 @@ import java.util.zip.CheckedOutputStream;
  *  0      4    magic "CBLM"
  *  4      1    format version (2; 1 is read too)
  *  5      1    filter type (5 = scalable)
- *  6      1    the layers' hash strategy: 1 (every layer is type 1, standard) or 2 (type 2, blocked)
+ *  6      1    the layers' hash strategy: 1 or 4 (every layer is type 1, standard), 2 or 5 (type 2, blocked)
  *  7      1    version 2: key type, as in every record (see FilterFormat); version 1: reserved flags, 0
  *  8      8    n0, initial capacity
  * 16      8    p, target compound false-positive probability (IEEE 754 binary64)
@@ -54,7 +54,7 @@ final class ScalableFormat {
         .putInt(FilterFormat.MAGIC)
         .put((byte) FilterFormat.VERSION)
         .put((byte) FilterType.SCALABLE.id())
-        .put((byte) plan.layerType.strategy().id())
+        .put((byte) plan.layerStrategy.id())
         .put((byte) FilterFormat.writtenKeyType(keyType))
         .putLong(plan.initialCapacity)
         .putDouble(plan.fpp)
@@ -98,7 +98,7 @@ final class ScalableFormat {
     }
     LayerPlan plan;
     try {
-      plan = new LayerPlan(initialCapacity, fpp, growthFactor, tighteningRatio, layerType,
+      plan = new LayerPlan(initialCapacity, fpp, growthFactor, tighteningRatio, layerType, known,
           cap == 0 ? LayerPlan.NO_CAP : cap, null);
     } catch (IllegalArgumentException e) {
       throw new IOException("invalid scalable filter header: " + e.getMessage(), e);
@@ -139,6 +139,10 @@ final class ScalableFormat {
       throw new IOException("layer " + i + " is filter type " + h.type().id()
           + ", but the header says every layer is type " + plan.layerType.id());
     }
+    if (h.strategy() != plan.layerStrategy) {
+      throw new IOException("layer " + i + " has hash strategy " + h.strategy().id()
+          + ", but the header says every layer has strategy " + plan.layerStrategy.id());
+    }
     long capacity = plan.capacity(i);
     if (h.expectedInsertions() != capacity) {
       throw new IOException("layer " + i + " declares capacity " + h.expectedInsertions() + ", but n0·s^i = "
@@ -153,13 +157,13 @@ final class ScalableFormat {
     }
   }
 
-  /** "1 (standard layers) or 2 (blocked layers)". */
+  /** "4 (XXH3_64_ENHANCED_DOUBLE) or 1 (...) for standard layers, or 5 (...) or 2 (...) for blocked layers". */
   private static String layerStrategies() {
     StringBuilder s = new StringBuilder();
     for (FilterType t : FilterType.values()) {
       if (t.isScalableLayer()) {
-        s.append(s.length() == 0 ? "" : " or ").append(t.strategy().id()).append(" (").append(t.shortName())
-            .append(" layers)");
+        s.append(s.length() == 0 ? "" : ", or ").append(t.strategyList()).append(" for ").append(t.shortName())
+            .append(" layers");
       }
     }
     return s.toString();

@@ -9,13 +9,25 @@ package org.concurrentbloom;
  * pass would serialise the misses, because a locked instruction lets no later load start before it.
  */
 final class StandardLayout extends Layout {
+  /** 1 (MurmurHash3) or 4 (XXH3): only the hash differs, the probes from (h1, h2) are the same. */
+  private final HashStrategy strategy;
+
+  /** Strategy 1's layout: the one of every file written before strategy 4, of Redis and of BitIndexer. */
   StandardLayout(long bits, int hashFunctions) {
+    this(bits, hashFunctions, HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);
+  }
+
+  StandardLayout(long bits, int hashFunctions, HashStrategy strategy) {
     super(bits, hashFunctions);
+    if (!FilterType.STANDARD.admits(strategy)) {
+      throw new IllegalArgumentException("the standard layout has no hash strategy " + strategy);
+    }
+    this.strategy = strategy;
   }
 
   /** m = -n ln p / (ln 2)^2 in whole words, k = round(-log2 p); see {@link Sizing}. */
-  static StandardLayout sized(long n, double p) {
-    return new StandardLayout(Sizing.optimalBits(n, p), Sizing.optimalHashFunctions(n, p));
+  static StandardLayout sized(long n, double p, HashStrategy strategy) {
+    return new StandardLayout(Sizing.optimalBits(n, p), Sizing.optimalHashFunctions(n, p), strategy);
   }
 
   @Override
@@ -25,7 +37,7 @@ final class StandardLayout extends Layout {
 
   @Override
   HashStrategy strategy() {
-    return HashStrategy.MURMUR3_128_ENHANCED_DOUBLE;
+    return strategy;
   }
 
   @Override

@@ -27,7 +27,7 @@ class BuilderSignatureTest {
 
   @Test
   void bloomFilterBuilderSettersReturnTheBuilder() {
-    assertSettersReturn(BloomFilter.Builder.class, List.of("expectedInsertions", "fpp", "blocked", "guavaCompatible"));
+    assertSettersReturn(BloomFilter.Builder.class, List.of("expectedInsertions", "fpp", "blocked", "guavaCompatible", "hashStrategy"));
   }
 
   @Test

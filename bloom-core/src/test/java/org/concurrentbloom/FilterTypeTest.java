@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -12,14 +13,19 @@ final class FilterTypeTest {
   @Test
   void typeIdsStrategiesAndNamesAreFrozen() {
     Map<FilterType, String> expected = new LinkedHashMap<>();
-    expected.put(FilterType.STANDARD, "1 standard 1");
-    expected.put(FilterType.BLOCKED, "2 blocked 2");
-    expected.put(FilterType.GUAVA, "3 guava 3");
-    expected.put(FilterType.COUNTING, "4 counting 1");
-    expected.put(FilterType.SCALABLE, "5 scalable -");
+    expected.put(FilterType.STANDARD, "1 standard 4 [1, 4]");
+    expected.put(FilterType.BLOCKED, "2 blocked 5 [2, 5]");
+    expected.put(FilterType.GUAVA, "3 guava 3 [3]");
+    expected.put(FilterType.COUNTING, "4 counting 1 [1]");
+    expected.put(FilterType.SCALABLE, "5 scalable - []");
     Map<FilterType, String> actual = new LinkedHashMap<>();
     for (FilterType t : FilterType.values()) {
-      actual.put(t, t.id() + " " + t.shortName() + " " + (t.strategy() == null ? "-" : t.strategy().id()));
+      List<Integer> admitted = t.strategies().stream().map(HashStrategy::id).sorted().toList();
+      actual.put(t, t.id() + " " + t.shortName() + " " + (t.strategy() == null ? "-" : t.strategy().id()) + " "
+          + admitted);
+      for (HashStrategy s : HashStrategy.values()) {
+        assertThat(t.admits(s)).isEqualTo(t.strategies().contains(s));
+      }
       assertThat(FilterType.ofId(t.id())).isSameAs(t);
     }
     assertThat(actual).isEqualTo(expected);
@@ -31,7 +37,9 @@ final class FilterTypeTest {
     assertThat(HashStrategy.MURMUR3_128_BLOCKED.id()).isEqualTo(2);
     assertThat(HashStrategy.GUAVA_MURMUR128_MITZ_64.id()).isEqualTo(3);
     assertThat(HashStrategy.GUAVA_MURMUR128_MITZ_32.isStorable()).isFalse();
-    assertThat(HashStrategy.values()).hasSize(4);
+    assertThat(HashStrategy.XXH3_64_ENHANCED_DOUBLE.id()).isEqualTo(4);
+    assertThat(HashStrategy.XXH3_64_BLOCKED.id()).isEqualTo(5);
+    assertThat(HashStrategy.values()).hasSize(6);
     for (HashStrategy s : HashStrategy.values()) {
       if (s.isStorable()) {
         assertThat(HashStrategy.ofId(s.id())).isSameAs(s);
@@ -52,13 +60,22 @@ final class FilterTypeTest {
   void eachBitArrayTypeBuildsItsOwnLayout() {
     for (FilterType t : FilterType.values()) {
       if (t.isBitArray()) {
-        Layout sized = t.sizedLayout(1_000, 0.01);
-        assertThat(sized.type()).isSameAs(t);
-        assertThat(sized.strategy()).isSameAs(t.strategy());
-        assertThat(t.layout(sized.bits, sized.hashFunctions).sameShape(sized)).isTrue();
+        for (HashStrategy s : t.strategies()) {
+          Layout sized = t.sizedLayout(1_000, 0.01, s);
+          assertThat(sized.type()).isSameAs(t);
+          assertThat(sized.strategy()).isSameAs(s);
+          assertThat(t.layout(sized.bits, sized.hashFunctions, s).sameShape(sized)).isTrue();
+        }
+        assertThat(t.sizedLayout(1_000, 0.01).strategy()).isSameAs(t.strategy());
+        for (HashStrategy s : HashStrategy.values()) {
+          if (!t.admits(s)) {
+            assertThatThrownBy(() -> t.sizedLayout(1_000, 0.01, s)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot use hash strategy " + s.id());
+          }
+        }
       } else {
-        assertThatThrownBy(() -> t.layout(64, 3)).isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining(t.shortName());
+        assertThatThrownBy(() -> t.layout(64, 3, HashStrategy.MURMUR3_128_ENHANCED_DOUBLE))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(t.shortName());
       }
     }
   }

@@ -86,6 +86,15 @@ public interface GuardFilters<K> extends AutoCloseable {
   Optional<Image<K>> image();
 
   /**
+   * Why this backend cannot take {@code loaded}, a snapshot's filter, as a {@link Rebuild#begin(BloomFilter,
+   * OptionalLong)}, or null if it can. The guard then ignores the snapshot and scans the source. The
+   * default takes any filter; a backend that hashes on its own (Redis) refuses another hash strategy.
+   */
+  default String refusal(BloomFilter<K> loaded) {
+    return null;
+  }
+
+  /**
    * Starts a rebuild. A shared backend first waits for, and takes, a lock that keeps rebuilds of all
    * instances one at a time. The caller closes the result.
    *

@@ -88,6 +88,10 @@ final class GuardSnapshots<K> {
       return "its filter (n=" + s.filter().expectedInsertions() + ", p=" + s.filter().fpp()
           + ") does not match its envelope";
     }
+    String refusal = filters.refusal(s.filter());
+    if (refusal != null) {
+      return refusal;
+    }
     if (!config.source().supportsWatermark()) {
       return "it cannot be caught up: the key source " + config.source() + " has no watermark column";
     }

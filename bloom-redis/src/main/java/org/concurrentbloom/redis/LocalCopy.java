@@ -21,12 +21,30 @@ final class LocalCopy {
 
   /**
    * @throws IllegalArgumentException with {@code refusal} followed by the layout's name, unless
-   *     {@code local} has the standard layout
+   *     {@code local} has the standard layout; or naming the strategy, unless it has hash strategy 1
    */
   static void requireStandardLayout(BloomFilter<?> local, String refusal) {
     if (local.filterType() != FilterType.STANDARD) {
       throw new IllegalArgumentException(refusal + local.filterType().shortName());
     }
+    String strategy = strategyRefusal(local);
+    if (strategy != null) {
+      throw new IllegalArgumentException(strategy);
+    }
+  }
+
+  /**
+   * Why {@code local}'s bits cannot be kept in Redis, whose scripts set the bits of hash strategy 1
+   * (BitIndexer), or null if they can. A filter of another strategy put the same items at other bits: kept
+   * in Redis it would answer "absent" for them.
+   */
+  static String strategyRefusal(BloomFilter<?> local) {
+    if (local.hashStrategy() == BitIndexer.STRATEGY) {
+      return null;
+    }
+    return "Redis filters use hash strategy " + BitIndexer.STRATEGY.id() + " (" + BitIndexer.STRATEGY + "), and this"
+        + " filter has strategy " + local.hashStrategy().id() + " (" + local.hashStrategy() + "): its bits would mean"
+        + " other items there; build the local filter with .hashStrategy(HashStrategy." + BitIndexer.STRATEGY + ")";
   }
 
   /** The indexes of {@code local}'s shape, for items of {@code funnel}. */

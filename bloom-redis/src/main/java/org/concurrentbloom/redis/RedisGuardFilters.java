@@ -18,6 +18,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.FilterType;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.GuardSpec;
 
@@ -285,6 +286,14 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
     }
     throw new RedisFilterException("guard " + keys.name + ": its live generation changed " + MAX_ATTEMPTS
         + " times while being read");
+  }
+
+  /** Redis keeps the bits of hash strategy 1 only: a snapshot of another strategy is scanned again instead. */
+  @Override
+  public String refusal(BloomFilter<K> loaded) {
+    return loaded.filterType() != FilterType.STANDARD
+        ? "Redis keeps standard-layout filters only, and the snapshot's is " + loaded.filterType().shortName()
+        : LocalCopy.strategyRefusal(loaded);
   }
 
   @Override
