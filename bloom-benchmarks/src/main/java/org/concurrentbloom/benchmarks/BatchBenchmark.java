@@ -59,8 +59,7 @@ public class BatchBenchmark {
 
     @Setup(Level.Trial)
     public void fillAndPrepare() {
-      boolean blocked = impl.requireOurs() == Impl.OURS_BLOCKED;
-      OursFilter ours = new OursFilter(keys, n, BenchmarkDefaults.FPP, blocked);
+      OursFilter ours = new OursFilter(keys, n, BenchmarkDefaults.FPP, impl.requireOurs());
       ours.fill(keys, 0, n);
       filter = ours.filter();
       Object[] queries = QueryKeys.halfPresent(keys, n, QueryKeys.COUNT);

@@ -5,10 +5,18 @@ import java.util.Set;
 
 /** The filters compared, as a JMH {@code @Param}. */
 public enum Impl {
-  /** bloom-core, {@code BloomFilter.create}: k probes anywhere in the bit array. */
+  /** bloom-core, {@code BloomFilter.create}: k probes anywhere in the bit array (hash strategy 4, XXH3). */
   OURS_STANDARD,
-  /** bloom-core, {@code builder(..).blocked()}: all k probes in one 512-bit block. */
+  /** bloom-core, {@code builder(..).blocked()}: all k probes in one 512-bit block (strategy 5, XXH3). */
   OURS_BLOCKED,
+  /**
+   * OURS_STANDARD with hash strategy 1 (UTF-8 + MurmurHash3), the default before issue 14. Not in the
+   * suite's default parameters: select it with {@code -p impl=OURS_STANDARD_MURMUR3,OURS_STANDARD} to compare
+   * the two hashes in one run.
+   */
+  OURS_STANDARD_MURMUR3,
+  /** OURS_BLOCKED with hash strategy 2 (UTF-8 + MurmurHash3); selected as {@link #OURS_STANDARD_MURMUR3}. */
+  OURS_BLOCKED_MURMUR3,
   /** Guava 33's BloomFilter. */
   GUAVA,
   /** Commons Collections 4.6's SimpleBloomFilter; not thread-safe, so single-threaded cases only. */
@@ -37,10 +45,25 @@ public enum Impl {
 
   /** This implementation, if it is one of ours: only bloom-core has batch lookups. */
   Impl requireOurs() {
-    if (this != OURS_STANDARD && this != OURS_BLOCKED) {
-      throw new IllegalArgumentException(this + " has no batch lookup: only OURS_STANDARD and OURS_BLOCKED do");
+    if (!isOurs()) {
+      throw new IllegalArgumentException(this + " has no batch lookup: only bloom-core's filters (OURS_*) do");
     }
     return this;
+  }
+
+  private boolean isOurs() {
+    return this == OURS_STANDARD || this == OURS_BLOCKED || this == OURS_STANDARD_MURMUR3
+        || this == OURS_BLOCKED_MURMUR3;
+  }
+
+  /** For bloom-core's filters: whether the layout is blocked. */
+  boolean isBlocked() {
+    return this == OURS_BLOCKED || this == OURS_BLOCKED_MURMUR3;
+  }
+
+  /** For bloom-core's filters: whether the hash is MurmurHash3 (strategies 1 and 2) rather than XXH3. */
+  boolean isMurmur3() {
+    return this == OURS_STANDARD_MURMUR3 || this == OURS_BLOCKED_MURMUR3;
   }
 
   /** Whether this implementation takes keys of {@code type}: all do both, except FastFilter (longs). */
@@ -51,8 +74,7 @@ public enum Impl {
   /** An empty filter of this implementation for n keys of {@code type} at false-positive rate fpp. */
   FilterUnderTest create(KeyType type, long n, double fpp) {
     return switch (this) {
-      case OURS_STANDARD -> new OursFilter(type, n, fpp, false);
-      case OURS_BLOCKED -> new OursFilter(type, n, fpp, true);
+      case OURS_STANDARD, OURS_BLOCKED, OURS_STANDARD_MURMUR3, OURS_BLOCKED_MURMUR3 -> new OursFilter(type, n, fpp, this);
       case GUAVA -> new GuavaFilter(type, n, fpp);
       case COMMONS -> new CommonsFilter(n, fpp);
       case DATASKETCHES -> new DataSketchesFilter(n, fpp);

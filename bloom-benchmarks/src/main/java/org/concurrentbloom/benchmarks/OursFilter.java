@@ -6,16 +6,23 @@ import java.util.List;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.Funnels;
+import org.concurrentbloom.HashStrategy;
 
-/** bloom-core's filter, standard or cache-blocked layout. Thread-safe. */
+/** bloom-core's filter, standard or cache-blocked layout, with the hash strategy the {@link Impl} names. Thread-safe. */
 final class OursFilter implements FilterUnderTest {
   private static final int CHUNK = 4096;
 
   private final BloomFilter<Object> filter;
 
-  OursFilter(KeyType type, long n, double fpp, boolean blocked) {
+  OursFilter(KeyType type, long n, double fpp, Impl impl) {
     BloomFilter.Builder<Object> builder = BloomFilter.builder(funnel(type)).expectedInsertions(n).fpp(fpp);
-    filter = blocked ? builder.blocked().build() : builder.build();
+    if (impl.isBlocked()) {
+      builder.blocked();
+    }
+    if (impl.isMurmur3()) {
+      builder.hashStrategy(impl.isBlocked() ? HashStrategy.MURMUR3_128_BLOCKED : HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);
+    }
+    filter = builder.build();
   }
 
   /** The filter itself, for the batch benchmarks, which call its typed batch methods. */

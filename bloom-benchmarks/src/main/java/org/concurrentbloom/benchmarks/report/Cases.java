@@ -37,7 +37,8 @@ final class Cases {
   private static final List<String> PEERS = List.of("GUAVA", "COMMONS", "DATASKETCHES", "FASTFILTER");
   /** Row order within a case, for the libraries; other subjects keep the run order, after these. */
   private static final List<String> SUBJECT_ORDER =
-      List.of("OURS_STANDARD", "OURS_BLOCKED", "GUAVA", "COMMONS", "DATASKETCHES", "FASTFILTER");
+      List.of("OURS_STANDARD", "OURS_BLOCKED", "OURS_STANDARD_MURMUR3", "OURS_BLOCKED_MURMUR3", "GUAVA", "COMMONS",
+          "DATASKETCHES", "FASTFILTER");
 
   private Cases() {}
 
@@ -228,6 +229,8 @@ final class Cases {
   private static final Map<String, String> LABELS = Map.ofEntries(
       Map.entry("OURS_STANDARD", "ours standard"),
       Map.entry("OURS_BLOCKED", "ours blocked"),
+      Map.entry("OURS_STANDARD_MURMUR3", "ours standard, MurmurHash3"),
+      Map.entry("OURS_BLOCKED_MURMUR3", "ours blocked, MurmurHash3"),
       Map.entry("OURS", "ours"),
       Map.entry("GUAVA", "Guava"),
       Map.entry("COMMONS", "Commons"),
