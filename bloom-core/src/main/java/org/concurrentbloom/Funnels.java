@@ -6,7 +6,10 @@ import java.util.Objects;
 public final class Funnels {
   private Funnels() {}
 
-  /** Feeds a {@link CharSequence} as its UTF-8 bytes. */
+  /**
+   * Feeds a {@link CharSequence} as {@link Sink#putString} does: its UTF-16 code units under hash
+   * strategies 4 and 5 (the defaults; hashed straight from the chars), its UTF-8 bytes under 1 to 3.
+   */
   public static Funnel<CharSequence> stringFunnel() {
     return StringFunnel.INSTANCE;
   }

@@ -17,7 +17,10 @@ public enum KeyType {
   UNRECORDED(-1, "not recorded"),
   /** A funnel other than the built-in ones; its bytes are known only to the program that wrote it. */
   CUSTOM(0, "custom funnel"),
-  /** {@link Funnels#stringFunnel()}: the UTF-8 bytes of a string. */
+  /**
+   * {@link Funnels#stringFunnel()}: a string, as its UTF-8 bytes under hash strategies 1 to 3 and as its
+   * UTF-16LE code units under 4 and 5 (the name is from before strategy 4).
+   */
   UTF8_STRING(1, "UTF-8 strings"),
   /** {@link Funnels#longFunnel()}: 8 little-endian bytes. */
   LONG(2, "64-bit integers"),

@@ -3,9 +3,10 @@ package org.concurrentbloom;
 /**
  * Receives the bytes that a {@link Funnel} feeds to the hash function.
  *
- * <p>Multi-byte primitives are written little-endian; {@link #putString} writes UTF-8. The exact bytes
- * matter only for reproducing hashes outside Java (see docs/HASHING.md): two filters built with funnels
- * that write the same bytes for the same items are interchangeable.
+ * <p>Multi-byte primitives are written little-endian; {@link #putString} writes UTF-8 under hash
+ * strategies 1 to 3 and UTF-16LE code units under strategies 4 and 5, the defaults. The exact bytes
+ * matter only for reproducing hashes outside Java (see docs/HASHING.md): two filters of one strategy
+ * built with funnels that make the same calls for the same items are interchangeable.
  *
  * <p>A sink is valid only during the {@link Funnel#funnel} call it is passed to; do not keep it.
  */
@@ -48,8 +49,10 @@ public interface Sink {
   }
 
   /**
-   * Writes the UTF-8 encoding of {@code chars}, exactly the bytes of
-   * {@code chars.toString().getBytes(UTF_8)}: an unpaired surrogate becomes {@code '?'}.
+   * Writes {@code chars}. Under hash strategies 1 to 3: its UTF-8 encoding, exactly the bytes of
+   * {@code chars.toString().getBytes(UTF_8)}, in which an unpaired surrogate becomes {@code '?'}. Under
+   * strategies 4 and 5: each UTF-16 code unit as 2 bytes, little-endian, surrogates as they are, which is
+   * what lets a String be hashed without an encoding pass (docs/HASHING.md, section 7).
    */
   Sink putString(CharSequence chars);
 }
