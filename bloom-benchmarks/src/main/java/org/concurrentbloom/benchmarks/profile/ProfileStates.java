@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.HashStrategy;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.benchmarks.BenchmarkDefaults;
@@ -106,7 +107,19 @@ public final class ProfileStates {
     }
   }
 
-  /** bloom-core's standard-layout filter (the default layout) holding keys 0 .. n-1. */
+  /** As {@link Filled}, with hash strategy 1 (UTF-8 + MurmurHash3), the default before strategy 4. */
+  public static class FilledMurmur3 extends AnyKeys {
+    BloomFilter<Object> filter;
+
+    @Override
+    void prepareMore() {
+      filter = BloomFilter.builder(funnel(keys)).expectedInsertions(n).fpp(BenchmarkDefaults.FPP)
+          .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
+      fill(filter, keys, n);
+    }
+  }
+
+  /** bloom-core's standard-layout filter (the default layout and hash strategy 4) holding keys 0 .. n-1. */
   public static class Filled extends AnyKeys {
     BloomFilter<Object> filter;
 
