@@ -40,21 +40,32 @@ final class CounterProbes {
 
   private CounterProbes() {}
 
+  /** {@link #hashed(Object, Funnel, HashStrategy)} with strategy 1's hash. */
+  static <T> CounterProbes hashed(T item, Funnel<? super T> funnel) {
+    return hashed(item, funnel, HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);
+  }
+
   /**
-   * The calling thread's instance with {@link #h1} and {@link #h2} set to the hash of {@code item}. The
+   * The calling thread's instance with {@link #h1} and {@link #h2} set to the hash of {@code item} under
+   * {@code strategy} (1, MurmurHash3, or 4, XXH3: the probes are the same). The
    * funnel runs before any field is written, so a funnel that re-enters a filter is harmless.
    */
-  static <T> CounterProbes hashed(T item, Funnel<? super T> funnel) {
+  static <T> CounterProbes hashed(T item, Funnel<? super T> funnel, HashStrategy strategy) {
     Objects.requireNonNull(item, "item");
     long a;
     long b;
-    HashingSink sink = HashingSink.acquire();
-    try {
-      sink.hash(item, funnel);
-      a = sink.h1;
-      b = sink.h2;
-    } finally {
-      sink.release();
+    if (strategy.isXxh3()) {
+      a = Xxh3Keys.of(item, funnel);
+      b = Xxh3Keys.second(a);
+    } else {
+      HashingSink sink = HashingSink.acquire();
+      try {
+        sink.hash(item, funnel);
+        a = sink.h1;
+        b = sink.h2;
+      } finally {
+        sink.release();
+      }
     }
     CounterProbes p = PER_THREAD.get();
     p.h1 = a;

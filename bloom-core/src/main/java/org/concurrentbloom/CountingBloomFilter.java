@@ -60,11 +60,18 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   private final long expectedInsertions;
   private final double fpp;
   private final GatedCounters cells;
+  /** 4 (XXH3, new filters) or 1 (MurmurHash3, files written before strategy 4); the probes are the same. */
+  private final HashStrategy strategy;
 
   /** A filter over {@code words}, which the caller hands over, behind a gate of at most {@code maxStripes}. */
-  private CountingBloomFilter(Funnel<? super T> funnel, long counters, int hashFunctions, long expectedInsertions,
-      double fpp, long[] words, long count, int maxStripes) {
+  private CountingBloomFilter(Funnel<? super T> funnel, HashStrategy strategy, long counters, int hashFunctions,
+      long expectedInsertions, double fpp, long[] words, long count, int maxStripes) {
     this.funnel = Objects.requireNonNull(funnel, "funnel");
+    if (!FilterType.COUNTING.admits(strategy)) {
+      throw new IllegalArgumentException("a counting filter cannot use hash strategy " + strategy.id() + " ("
+          + strategy + "); it takes " + FilterType.COUNTING.strategyList());
+    }
+    this.strategy = strategy;
     this.counters = counters;
     this.hashFunctions = hashFunctions;
     this.expectedInsertions = expectedInsertions;
@@ -93,8 +100,20 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
 
   /** Describes a counting filter before it is built. Not thread-safe; the filters it builds are. */
   public static final class Builder<T> extends SizedBuilder<T, Builder<T>> {
+    private HashStrategy strategy = FilterType.COUNTING.strategy();
+
     private Builder(Funnel<? super T> funnel) {
       super(funnel);
+    }
+
+    /**
+     * Selects the hash strategy instead of the default, 4 (XXH3): {@link HashStrategy#MURMUR3_128_ENHANCED_DOUBLE}
+     * builds a filter whose counters match those of the files written before strategy 4, to merge with
+     * one. {@link #build()} refuses any other strategy.
+     */
+    public Builder<T> hashStrategy(HashStrategy strategy) {
+      this.strategy = Objects.requireNonNull(strategy, "strategy");
+      return this;
     }
 
     @Override
@@ -136,17 +155,21 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
      * Builds an empty filter of {@link #counterCount()} counters and the k of {@link BloomFilter#create}.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
-     * @throws IllegalArgumentException if -n ln p / (ln 2)^2 is below one counter, or the counters would
-     *     not fit in the largest {@code long[]}; the message names the value
+     * @throws IllegalArgumentException if -n ln p / (ln 2)^2 is below one counter, the counters would
+     *     not fit in the largest {@code long[]}, or a counting filter does not take the
+     *     {@link #hashStrategy}; the message names the value
      */
     public CountingBloomFilter<T> build() {
       long m = counterCount();
-      return new CountingBloomFilter<>(funnel, m, Sizing.optimalHashFunctions(expectedInsertions, fpp),
+      return new CountingBloomFilter<>(funnel, strategy, m, Sizing.optimalHashFunctions(expectedInsertions, fpp),
           expectedInsertions, fpp, new long[CounterWords.wordsFor(m)], 0, GatedCounters.MAX_STRIPES);
     }
   }
 
-  /** A filter of exactly {@code counters} counters and {@code k} probes, n and p derived from them. */
+  /**
+   * A filter of exactly {@code counters} counters and {@code k} probes, n and p derived from them, hash
+   * strategy 1.
+   */
   @VisibleForTesting
   static <T> CountingBloomFilter<T> withShape(Funnel<? super T> funnel, long counters, int k) {
     return withShape(funnel, counters, k, GatedCounters.MAX_STRIPES);
@@ -161,8 +184,8 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
     CounterWords.checkShape(counters, k);
     long n = Math.max(1, Math.round(counters * Math.log(2) / k));
     double p = Math.min(0.5, Math.max(Double.MIN_VALUE, Sizing.expectedFpp(counters, k, n)));
-    return new CountingBloomFilter<>(funnel, counters, k, n, p, new long[CounterWords.wordsFor(counters)], 0,
-        maxStripes);
+    return new CountingBloomFilter<>(funnel, HashStrategy.MURMUR3_128_ENHANCED_DOUBLE, counters, k, n, p,
+        new long[CounterWords.wordsFor(counters)], 0, maxStripes);
   }
 
   // ---------------------------------------------------------------- add, remove, query
@@ -176,7 +199,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean add(T item) {
-    return cells.add(CounterProbes.hashed(item, funnel).group(counters, hashFunctions));
+    return cells.add(CounterProbes.hashed(item, funnel, strategy).group(counters, hashFunctions));
   }
 
   /**
@@ -191,7 +214,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean remove(T item) {
-    return cells.remove(CounterProbes.hashed(item, funnel).group(counters, hashFunctions));
+    return cells.remove(CounterProbes.hashed(item, funnel, strategy).group(counters, hashFunctions));
   }
 
   /**
@@ -202,7 +225,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean mightContain(T item) {
-    long[] positions = CounterProbes.hashed(item, funnel).positions(counters, hashFunctions).positions;
+    long[] positions = CounterProbes.hashed(item, funnel, strategy).positions(counters, hashFunctions).positions;
     long[] words = cells.words();
     for (int i = 0; i < hashFunctions; i++) {
       if (CounterWords.getAcquire(words, positions[i]) == 0) {
@@ -232,9 +255,9 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   public void merge(CountingBloomFilter<T> other) {
     Objects.requireNonNull(other, "other");
-    if (counters != other.counters || hashFunctions != other.hashFunctions) {
+    if (counters != other.counters || hashFunctions != other.hashFunctions || strategy != other.strategy) {
       throw new IllegalArgumentException("cannot merge " + other.shape() + " into " + shape()
-          + ": counter count and hash function count must be equal");
+          + ": counter count, hash function count and hash strategy must be equal");
     }
     String funnels = Funnels.incompatibility(funnel, other.funnel);
     if (funnels != null) {
@@ -251,25 +274,25 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   public boolean isCompatible(CountingBloomFilter<T> other) {
     Objects.requireNonNull(other, "other");
-    return counters == other.counters && hashFunctions == other.hashFunctions
+    return counters == other.counters && hashFunctions == other.hashFunctions && strategy == other.strategy
         && Funnels.incompatibility(funnel, other.funnel) == null;
   }
 
   /** An independent filter with the same shape, counters and count as this one at one instant. */
   public CountingBloomFilter<T> copy() {
     GatedCounters.Snapshot s = cells.snapshot();
-    return new CountingBloomFilter<>(funnel, counters, hashFunctions, expectedInsertions, fpp, s.words(), s.count(),
-        GatedCounters.MAX_STRIPES);
+    return new CountingBloomFilter<>(funnel, strategy, counters, hashFunctions, expectedInsertions, fpp, s.words(),
+        s.count(), GatedCounters.MAX_STRIPES);
   }
 
   /**
-   * A standard {@link BloomFilter} (standard layout, the same m and k) whose bit i is set iff counter i
+   * A standard {@link BloomFilter} (standard layout, the same m, k and hash strategy) whose bit i is set iff counter i
    * is non-zero: it answers {@code mightContain} exactly as this filter did at one instant, and its
    * {@link BloomFilter#count()} is this filter's {@link #count()}.
    */
   public BloomFilter<T> toBloomFilter() {
     GatedCounters.Snapshot s = cells.snapshot();
-    return BloomFilter.loaded(funnel, new StandardLayout(counters, hashFunctions), expectedInsertions, fpp,
+    return BloomFilter.loaded(funnel, new StandardLayout(counters, hashFunctions, strategy), expectedInsertions, fpp,
         CounterWords.toBits(s.words(), counters), s.count());
   }
 
@@ -289,6 +312,11 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   /** k, the number of counters each item uses (fewer if two of its probes coincide). */
   public int hashFunctions() {
     return hashFunctions;
+  }
+
+  /** The hash strategy: 4 (XXH3) for new filters, 1 (MurmurHash3) in files written before strategy 4. */
+  public HashStrategy hashStrategy() {
+    return strategy;
   }
 
   /** The n this filter was sized for. */
@@ -365,7 +393,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   @Override
   public void writeTo(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
-    CountingFormat.write(out, KeyType.of(funnel), counters, hashFunctions, expectedInsertions, fpp,
+    CountingFormat.write(out, KeyType.of(funnel), strategy, counters, hashFunctions, expectedInsertions, fpp,
         cells.snapshot());
   }
 
@@ -383,18 +411,19 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
     Objects.requireNonNull(funnel, "funnel");
     CountingFormat.Loaded loaded = CountingFormat.read(in, funnel);
     FilterFormat.Header h = loaded.header();
-    return new CountingBloomFilter<>(funnel, h.bits(), h.hashFunctions(), h.expectedInsertions(), h.fpp(),
-        loaded.words(), h.count(), GatedCounters.MAX_STRIPES);
+    return new CountingBloomFilter<>(funnel, h.strategy(), h.bits(), h.hashFunctions(), h.expectedInsertions(),
+        h.fpp(), loaded.words(), h.count(), GatedCounters.MAX_STRIPES);
   }
 
   private String shape() {
-    return "CountingBloomFilter[counters=" + counters + ", hashFunctions=" + hashFunctions + "]";
+    return "CountingBloomFilter[counters=" + counters + ", hashFunctions=" + hashFunctions + ", hashStrategy="
+        + strategy.id() + "]";
   }
 
   @Override
   public String toString() {
-    return "CountingBloomFilter[counters=" + counters + ", hashFunctions=" + hashFunctions
-        + ", expectedInsertions=" + expectedInsertions + ", fpp=" + fpp + ", count=" + count()
+    return "CountingBloomFilter[counters=" + counters + ", hashFunctions=" + hashFunctions + ", hashStrategy="
+        + strategy.id() + ", expectedInsertions=" + expectedInsertions + ", fpp=" + fpp + ", count=" + count()
         + ", funnel=" + funnel + "]";
   }
 }

@@ -16,9 +16,9 @@ final class CountingFormat {
   /** What a type 4 record holds, checked: the header and the counter words. */
   record Loaded(FilterFormat.Header header, long[] words) {}
 
-  static void write(OutputStream out, KeyType keyType, long counters, int hashFunctions, long expectedInsertions,
-      double fpp, GatedCounters.Snapshot s) throws IOException {
-    FilterFormat.write(out, new FilterFormat.Header(FilterType.COUNTING, FilterType.COUNTING.strategy(), keyType,
+  static void write(OutputStream out, KeyType keyType, HashStrategy strategy, long counters, int hashFunctions,
+      long expectedInsertions, double fpp, GatedCounters.Snapshot s) throws IOException {
+    FilterFormat.write(out, new FilterFormat.Header(FilterType.COUNTING, strategy, keyType,
         counters, hashFunctions, expectedInsertions, fpp, s.count()), s.words());
   }
 

@@ -20,7 +20,7 @@ import java.util.zip.CRC32C;
  *  6      1    hash strategy (1 = MurmurHash3 x64 128 + enhanced double hashing, see Probes, for types 1, 4;
  *              2 = MurmurHash3 x64 128 + 512-bit block, see BlockedLayout, for type 2;
  *              3 = Guava's MURMUR128_MITZ_64, see GuavaLayout, for type 3;
- *              4 = XXH3-64 + enhanced double hashing, see Xxh3Keys, for type 1;
+ *              4 = XXH3-64 + enhanced double hashing, see Xxh3Keys, for types 1, 4;
  *              5 = XXH3-64 + 512-bit block, for type 2)
  *  7      1    version 2: key type ({@link KeyType#id()}: 0 custom, 1 UTF-8 string, 2 long, 3 int, 4 bytes);
  *              version 1: reserved flags, 0

@@ -26,9 +26,9 @@ public enum FilterType {
   /** Type 3: Guava's layout and sizing ({@link BloomFilter.Builder#guavaCompatible()}). */
   GUAVA(3, "guava", "Guava-compatible Bloom filter", "BloomFilter.readFrom", (m, k, s) -> new GuavaLayout(m, k),
       (n, p, s) -> GuavaLayout.sized(n, p), HashStrategy.GUAVA_MURMUR128_MITZ_64),
-  /** Type 4: 4-bit counters at the standard layout's positions ({@link CountingBloomFilter}). */
+  /** Type 4: 4-bit counters at the standard layout's positions ({@link CountingBloomFilter}); strategy 4, or 1. */
   COUNTING(4, "counting", "counting Bloom filter (4-bit counters)", "CountingBloomFilter.readFrom", null, null,
-      HashStrategy.MURMUR3_128_ENHANCED_DOUBLE),
+      HashStrategy.XXH3_64_ENHANCED_DOUBLE, HashStrategy.MURMUR3_128_ENHANCED_DOUBLE),
   /** Type 5: layers of standard or blocked filters ({@link ScalableBloomFilter}); they carry the strategy. */
   SCALABLE(5, "scalable", "scalable Bloom filter", "ScalableBloomFilter.readFrom", null, null);
 

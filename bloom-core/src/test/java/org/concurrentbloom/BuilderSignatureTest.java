@@ -32,7 +32,7 @@ class BuilderSignatureTest {
 
   @Test
   void countingBuilderSettersReturnTheBuilder() {
-    assertSettersReturn(CountingBloomFilter.Builder.class, List.of("expectedInsertions", "fpp"));
+    assertSettersReturn(CountingBloomFilter.Builder.class, List.of("expectedInsertions", "fpp", "hashStrategy"));
   }
 
   @Test

@@ -37,8 +37,8 @@ class CountingConcurrentStressTest {
 
   /** A filter of the same shape given {@code keys} sequentially: what the counters must end up as. */
   private static long[] sequentialWords(CountingBloomFilter<Long> shape, int owners, long perOwner, long first) {
-    CountingBloomFilter<Long> f = CountingBloomFilter.withShape(Funnels.longFunnel(), shape.counterCount(),
-        shape.hashFunctions());
+    CountingBloomFilter<Long> f = shape.copy(); // the same shape and hash strategy, emptied
+    f.clear();
     for (int o = 0; o < owners; o++) {
       for (long i = first; i < first + perOwner; i++) {
         if (kept(i)) {

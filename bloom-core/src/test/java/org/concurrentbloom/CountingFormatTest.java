@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Test;
  * with CRC-corrected mutants so that the checks behind the checksum are reached.
  */
 class CountingFormatTest {
-  /** create(stringFunnel, 10, 0.1) after adding "alpha", "beta", "gamma" and "alpha" again. */
+  /**
+   * A strategy-1 filter, builder(stringFunnel).expectedInsertions(10).fpp(0.1).hashStrategy(MURMUR3...), after
+   * adding "alpha", "beta", "gamma" and "alpha" again: the bytes every counting file had before strategy 4.
+   */
   static final String GOLDEN_HEX =
       "43424c4d02040101" // magic, version 2, type 4 (counting), strategy 1, key type 1 (UTF-8)
       + "0000000000000040" // m = 64 counters
@@ -49,12 +52,47 @@ class CountingFormatTest {
       + "2000000010210000" // counters 48..63: 52, 55 are 1, 53, 63 are 2
       + "6b4b8f3d"; // CRC32C
 
+  /** The same adds to create(stringFunnel, 10, 0.1), of strategy 4 (XXH3): the bytes of a new counting file. */
+  static final String GOLDEN_XXH3_HEX =
+      "43424c4d02040401" // magic, version 2, type 4 (counting), strategy 4, key type 1 (strings)
+      + "0000000000000040" // m = 64 counters
+      + "00000003000000000000000a" // k = 3, n = 10
+      + "3fb999999999999a" // p = 0.1
+      + "0000000000000003" // count = 3
+      + "0000000000000020" // payload bytes = 32
+      // alpha probes 15, 52, 26 (added twice: 2 each), beta 33, 16, 0, gamma 13, 12, 12 (12 counted once)
+      + "2011000000000001" // counters 0..15: 0, 12, 13 are 1, 15 is 2
+      + "0000020000000001" // counters 16..31: 16 is 1, 26 is 2
+      + "0000000000000010" // counters 32..47: 33 is 1
+      + "0000000000020000" // counters 48..63: 52 is 2
+      + "c627c1f0"; // CRC32C
+
   static CountingBloomFilter<CharSequence> goldenFilter() {
-    CountingBloomFilter<CharSequence> f = CountingBloomFilter.create(Funnels.stringFunnel(), 10, 0.1);
+    return withGoldenAdds(CountingBloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10).fpp(0.1)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build());
+  }
+
+  private static CountingBloomFilter<CharSequence> withGoldenAdds(CountingBloomFilter<CharSequence> f) {
     for (String item : new String[] {"alpha", "beta", "gamma", "alpha"}) {
       f.add(item);
     }
     return f;
+  }
+
+  @Test
+  void strategyFourWriterProducesItsFrozenBytesAndTheyLoad() throws IOException {
+    CountingBloomFilter<CharSequence> fresh = withGoldenAdds(CountingBloomFilter.create(Funnels.stringFunnel(), 10, 0.1));
+    assertThat(fresh.hashStrategy()).isSameAs(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
+    assertThat(HexFormat.of().formatHex(MembershipFilterContractTest.bytes(fresh))).isEqualTo(GOLDEN_XXH3_HEX);
+    CountingBloomFilter<CharSequence> f = load(HexFormat.of().parseHex(GOLDEN_XXH3_HEX));
+    assertThat(f.hashStrategy()).isSameAs(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
+    assertThat(f.currentWords()).isEqualTo(fresh.currentWords()).isNotEqualTo(goldenFilter().currentWords());
+    for (String item : new String[] {"alpha", "beta", "gamma"}) {
+      assertThat(f.mightContain(item)).isTrue();
+    }
+    assertThat(f.isCompatible(goldenFilter())).isFalse();
+    assertThatThrownBy(() -> f.merge(goldenFilter())).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hashStrategy=1").hasMessageContaining("hashStrategy=4");
   }
 
   private static CountingBloomFilter<CharSequence> load(byte[] bytes) throws IOException {

@@ -16,7 +16,7 @@ final class FilterTypeTest {
     expected.put(FilterType.STANDARD, "1 standard 4 [1, 4]");
     expected.put(FilterType.BLOCKED, "2 blocked 5 [2, 5]");
     expected.put(FilterType.GUAVA, "3 guava 3 [3]");
-    expected.put(FilterType.COUNTING, "4 counting 1 [1]");
+    expected.put(FilterType.COUNTING, "4 counting 4 [1, 4]");
     expected.put(FilterType.SCALABLE, "5 scalable - []");
     Map<FilterType, String> actual = new LinkedHashMap<>();
     for (FilterType t : FilterType.values()) {
