@@ -35,6 +35,10 @@ public final class Funnels {
    * use it to read a file with an equivalent funnel of your own (a caller who knows better than the
    * recorded type), or to let the {@code bloom} command query files your own funnel wrote. Declaring a
    * type the funnel does not match makes every lookup by the other side wrong: the bytes must be equal.
+   * For {@link KeyType#UTF8_STRING} that means writing the string with {@link Sink#putString}, which
+   * writes what the filter's hash strategy hashes (UTF-8 under strategies 1 to 3, UTF-16 code units
+   * under 4 and 5, the defaults); a funnel that writes {@code getBytes(UTF_8)} with {@code putBytes}
+   * matches the built-in one only under strategies 1 to 3.
    *
    * @throws IllegalArgumentException if {@code keyType} is {@link KeyType#UNRECORDED}
    */
