@@ -15,6 +15,9 @@ import org.junit.jupiter.api.BeforeAll;
  * merged keys 0 and 1 share a block. So adds of different keys race on the same eight words (one
  * cache line, or two when the block straddles them), and a reader of both merged keys races against
  * the merge's copy of that block's words, one word at a time.
+ *
+ * <p>This class tests hash strategy 2 (MurmurHash3), the blocked layout of older files; {@link
+ * Xxh3BlockedBloomFilterLincheckTest} runs every test, {@link #checkBlocks()} included, on strategy 5.
  */
 public class BlockedBloomFilterLincheckTest extends BloomFilterLincheckTest {
   static final Domain BLOCKED = new Domain(new BlockedLayout(2 * BlockedLayout.BLOCK_BITS, 3));
@@ -50,7 +53,7 @@ public class BlockedBloomFilterLincheckTest extends BloomFilterLincheckTest {
 
   @BeforeAll
   void checkBlocks() {
-    Domain d = BLOCKED;
+    Domain d = domain();
     BitSet[] blocks = new BitSet[KEY_COUNT];
     BitSet blocksUsed = new BitSet();
     for (int i = 0; i < KEY_COUNT; i++) {

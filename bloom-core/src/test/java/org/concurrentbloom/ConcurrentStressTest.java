@@ -9,8 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Real threads hammering one filter: no add that finished is ever missing (no false negatives), while
@@ -20,6 +22,9 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>Keys are longs whose high bits name the thread that adds them, so the threads' key sets are
  * disjoint: a key can only be present because its own add (or a merge of a filter holding it) ran.
+ * {@link #concurrentStringAddsLoseNothing} adds String keys, which strategies 4 and 5 hash from their
+ * chars. Every test runs for hash strategies 1, 2 (standard and blocked layouts, MurmurHash3), 4 and 5
+ * (the same layouts, XXH3-64); the class takes about four times as long as with one strategy.
  */
 class ConcurrentStressTest {
   private static final int THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -28,14 +33,32 @@ class ConcurrentStressTest {
     return ((long) owner << 40) | index;
   }
 
+  /** Every test runs for the strategies of new filters (4, 5) and of older files (1, 2). */
+  static Stream<HashStrategy> strategies() {
+    return FalsePositiveRateTest.STRATEGIES.stream();
+  }
+
+  /** A filter sized for n keys at rate p, in the layout of {@code strategy}. */
+  private static BloomFilter<Long> sized(HashStrategy strategy, long n, double p) {
+    return FalsePositiveRateTest.filter(Funnels.longFunnel(), strategy, n, p);
+  }
+
+  /** A filter of exactly {@code bits} bits (a multiple of 512) and k hash functions. */
+  private static BloomFilter<Long> shaped(HashStrategy strategy, long bits, int k) {
+    Layout layout = FalsePositiveRateTest.isBlocked(strategy) ? new BlockedLayout(bits, k, strategy)
+        : new StandardLayout(bits, k, strategy);
+    return BloomFilter.withLayout(Funnels.longFunnel(), layout);
+  }
+
   // ---------------------------------------------------------------- adds only
 
   /** All threads add disjoint keys to one filter sized for them; afterwards every key is present. */
-  @Test
+  @ParameterizedTest
+  @MethodSource("strategies")
   @Timeout(60)
-  void concurrentAddsLoseNothing() throws Exception {
+  void concurrentAddsLoseNothing(HashStrategy strategy) throws Exception {
     int perThread = 1_000_000;
-    BloomFilter<Long> filter = BloomFilter.create(Funnels.longFunnel(), (long) THREADS * perThread, 0.01);
+    BloomFilter<Long> filter = sized(strategy, (long) THREADS * perThread, 0.01);
     LongAdder reportedNew = new LongAdder();
 
     ConcurrentRun.together(THREADS, owner -> {
@@ -51,15 +74,51 @@ class ConcurrentStressTest {
     assertThat(filter.count()).isEqualTo(reportedNew.sum());
   }
 
+  /** As {@link #concurrentAddsLoseNothing}, with String keys (strategies 4 and 5 hash their chars). */
+  @ParameterizedTest
+  @MethodSource("strategies")
+  @Timeout(60)
+  void concurrentStringAddsLoseNothing(HashStrategy strategy) throws Exception {
+    int perThread = 200_000;
+    BloomFilter<CharSequence> filter =
+        FalsePositiveRateTest.filter(Funnels.stringFunnel(), strategy, (long) THREADS * perThread, 0.01);
+    LongAdder reportedNew = new LongAdder();
+
+    ConcurrentRun.together(THREADS, owner -> {
+      for (int i = 0; i < perThread; i++) {
+        if (filter.add(stringKey(owner, i))) {
+          reportedNew.increment();
+        }
+      }
+    });
+
+    long missing = 0;
+    for (int owner = 0; owner < THREADS; owner++) {
+      for (int i = 0; i < perThread; i++) {
+        if (!filter.mightContain(stringKey(owner, i))) {
+          missing++;
+        }
+      }
+    }
+    assertThat(missing).as("string keys missing after all adds").isZero();
+    assertThat(filter.count()).isEqualTo(reportedNew.sum());
+  }
+
+  /** Thread {@code owner}'s key i: distinct across threads, some with non-Latin-1 chars. */
+  private static String stringKey(int owner, int i) {
+    return (i % 4 == 0 ? "\u4e2d" : "k") + owner + ":" + i;
+  }
+
   /**
    * Many short rounds on a 4096-bit filter (64 words) so that the threads keep colliding on words:
    * every round all threads start together, each adds its own keys, and then every key is checked.
    * Few enough keys per round that the filter stays under half full, so a lost bit cannot hide behind
    * other keys' bits for long.
    */
-  @Test
+  @ParameterizedTest
+  @MethodSource("strategies")
   @Timeout(60)
-  void concurrentAddsOnFewWordsLoseNothing() throws Exception {
+  void concurrentAddsOnFewWordsLoseNothing(HashStrategy strategy) throws Exception {
     int bits = 4096;
     int perThread = 300 / THREADS + 1;
     int rounds = 20_000;
@@ -74,7 +133,7 @@ class ConcurrentStressTest {
         missing.addAndGet(falseNegatives(done, THREADS, perThread, round.get()));
       }
       round.incrementAndGet();
-      current.set(BloomFilter.withShape(Funnels.longFunnel(), bits, 3));
+      current.set(shaped(strategy, bits, 3));
     });
 
     ConcurrentRun.together(THREADS, owner -> {
@@ -101,9 +160,10 @@ class ConcurrentStressTest {
    * looked; one thread keeps merging in another filter. Every published key, and after the first
    * merge returned every key of the other filter, must be found, during the run and after it.
    */
-  @Test
+  @ParameterizedTest
+  @MethodSource("strategies")
   @Timeout(60)
-  void finishedAddsStayVisibleDuringMergesAndQueries() throws Exception {
+  void finishedAddsStayVisibleDuringMergesAndQueries(HashStrategy strategy) throws Exception {
     int adderCount = Math.max(1, THREADS - 2);
     int readerCount = Math.max(1, THREADS - adderCount - 1);
     int perAdder = 1_000_000;
@@ -111,8 +171,8 @@ class ConcurrentStressTest {
     int mergeOwner = adderCount; // a key namespace no adder uses
 
     long expected = (long) adderCount * perAdder + mergedKeys;
-    BloomFilter<Long> filter = BloomFilter.create(Funnels.longFunnel(), expected, 0.01);
-    BloomFilter<Long> other = BloomFilter.create(Funnels.longFunnel(), expected, 0.01);
+    BloomFilter<Long> filter = sized(strategy, expected, 0.01);
+    BloomFilter<Long> other = sized(strategy, expected, 0.01);
     for (long i = 0; i < mergedKeys; i++) {
       other.add(key(mergeOwner, i));
     }
@@ -184,13 +244,14 @@ class ConcurrentStressTest {
    * between them must agree, and every key whose add began after the last clear returned must be
    * present at the end.
    */
-  @Test
+  @ParameterizedTest
+  @MethodSource("strategies")
   @Timeout(60)
-  void addsAfterTheLastClearArePresent() throws Exception {
+  void addsAfterTheLastClearArePresent(HashStrategy strategy) throws Exception {
     int adderCount = Math.max(1, THREADS - 1);
     int perAdder = 1_000_000;
     long clearUntil = (long) adderCount * perAdder * 8 / 10;
-    BloomFilter<Long> filter = BloomFilter.withShape(Funnels.longFunnel(), 1 << 20, 7);
+    BloomFilter<Long> filter = shaped(strategy, 1 << 20, 7);
     AtomicLong progress = new AtomicLong(); // keys added so far, in steps of 1024
 
     // The clearer bumps started before each clear and completed after it returns.

@@ -45,6 +45,23 @@ final class JcstressKeys {
     return BloomFilter.withLayout(Funnels.integerFunnel(), layout);
   }
 
+  /**
+   * An empty filter made by the public builder with its defaults for {@code expectedInsertions} and
+   * {@code fpp}, blocked or standard, checked to have {@code bits} bits and {@code strategy}: for the
+   * tests of the strategies new filters get (4 and 5), which {@code new StandardLayout(bits, k)} and
+   * {@link #blocked} (strategies 1 and 2) do not make.
+   */
+  static BloomFilter<Integer> built(long expectedInsertions, double fpp, boolean blocked, long bits,
+      HashStrategy strategy) {
+    BloomFilter.Builder<Integer> b = BloomFilter.builder(Funnels.integerFunnel())
+        .expectedInsertions(expectedInsertions).fpp(fpp);
+    BloomFilter<Integer> f = blocked ? b.blocked().build() : b.build();
+    if (f.bitSize() != bits || f.hashStrategy() != strategy) {
+      throw new IllegalStateException("expected " + bits + " bits of " + strategy + ", built " + f);
+    }
+    return f;
+  }
+
   /** A blocked layout; {@code bits} a multiple of 512. With 512 bits, every item is in the one block. */
   static Layout blocked(long bits, int k) {
     return new BlockedLayout(bits, k);
