@@ -6,6 +6,7 @@ import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.CountingBloomFilter;
 import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
+import org.concurrentbloom.HashStrategy;
 import org.concurrentbloom.MembershipFilter;
 import org.concurrentbloom.ScalableBloomFilter;
 import picocli.CommandLine.ArgGroup;
@@ -33,7 +34,11 @@ import picocli.CommandLine.Spec;
             + "percent larger), --guava (Guava's layout: bloom export --guava writes it for Guava), "
             + "--counting (4-bit counters, 4x the memory: bloom remove can take keys out), --scalable "
             + "(grows layer by layer as keys come, keeping the false-positive rate below P; --initial "
-            + "sets the first layer's capacity)."})
+            + "sets the first layer's capacity).",
+        "",
+        "Hash strategy: new filters hash keys with XXH3-64 (strategy 4; 5 for --blocked), which releases "
+            + "before it cannot read; --hash-strategy murmur3 writes MurmurHash3 (strategy 1; 2 for "
+            + "--blocked) as they did. Guava-compatible filters always use Guava's (3), counting filters 1."})
 final class CreateCommand implements Callable<Integer> {
   private static final double SCALABLE_FIRST_LAYER_SHARE = 1 - ScalableBloomFilter.Builder.DEFAULT_TIGHTENING_RATIO;
 
@@ -83,6 +88,11 @@ final class CreateCommand implements Callable<Integer> {
           + "integers), bytes (hexadecimal). Recorded in the file.")
   private KeyCodec keyType;
 
+  @Option(names = "--hash-strategy", paramLabel = "HASH", converter = HashStrategyOption.class,
+      description = "How keys are hashed: " + HashStrategyOption.VALUES + ". Default: xxh3 (4, or 5 for "
+          + "--blocked); murmur3 (1, or 2 for --blocked) makes files that releases before 4 read.")
+  private HashStrategyOption.Choice hashStrategy;
+
   @Option(names = {"-i", "--input"}, paramLabel = "KEYS",
       description = "Keys to add, one per line: a file, or - for standard input.")
   private String input;
@@ -93,9 +103,10 @@ final class CreateCommand implements Callable<Integer> {
     CliStreams io = parent.streams();
     Destination dest = FilterFiles.destination(output);
     FilterType kind = kind();
+    HashStrategy strategy = strategy(kind);
     MembershipFilter<Object> filter;
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
-      filter = newFilter(kind, keyType.funnel());
+      filter = newFilter(kind, strategy, keyType.funnel());
       FilterFile file = new FilterFile(kind, keyType, keyType.keyType, filter);
       long keys = input == null ? 0 : new KeyInput(io, false).forEach(input, file::add);
       FilterFiles.save(dest, io, filter::writeTo);
@@ -125,12 +136,30 @@ final class CreateCommand implements Callable<Integer> {
   }
 
   /**
+   * The strategy {@code --hash-strategy} asks for, or null for the type's default.
+   *
+   * @throws ParameterException (a usage error) if {@code kind} does not take it; the message names the
+   *     value and the strategies the type takes
+   */
+  private HashStrategy strategy(FilterType kind) {
+    if (hashStrategy == null) {
+      return null;
+    }
+    try {
+      return hashStrategy.resolve(kind);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  /**
    * The empty filter, after checking that it fits in the heap.
    *
    * @throws ParameterException (a usage error) if the library rejects the size; the message names the
    *     options and the library's reason, which names the bad value
    */
-  private MembershipFilter<Object> newFilter(FilterType kind, Funnel<Object> funnel) throws CliException {
+  private MembershipFilter<Object> newFilter(FilterType kind, HashStrategy strategy, Funnel<Object> funnel)
+      throws CliException {
     long n = kind == FilterType.SCALABLE ? (initial != null ? initial : expected != null ? expected : 10_000)
         : expected;
     try {
@@ -141,12 +170,15 @@ final class CreateCommand implements Callable<Integer> {
       } else if (kind == FilterType.GUAVA) {
         sized.guavaCompatible();
       }
+      if (strategy != null && (kind == FilterType.STANDARD || kind == FilterType.BLOCKED)) {
+        sized.hashStrategy(strategy);
+      }
       long bits = sized.bitSize();
       long bytes = 8 * ((bits + 63) / 64) * (kind == FilterType.COUNTING ? 4 : 1);
       MemoryCheck.require(bytes, "a " + FileHeader.noun(kind) + " filter for " + Fmt.keys(n) + " at fpp " + fpp);
       return switch (kind) {
         case COUNTING -> CountingBloomFilter.create(funnel, n, fpp);
-        case SCALABLE -> ScalableBloomFilter.builder(funnel).initialCapacity(n).fpp(fpp).build();
+        case SCALABLE -> scalable(funnel, n, strategy);
         default -> sized.build();
       };
     } catch (IllegalArgumentException e) {
@@ -154,5 +186,10 @@ final class CreateCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "invalid " + what + " / --fpp " + fpp + ": " + e.getMessage(), e);
     }
+  }
+
+  private ScalableBloomFilter<Object> scalable(Funnel<Object> funnel, long n, HashStrategy strategy) {
+    ScalableBloomFilter.Builder<Object> b = ScalableBloomFilter.builder(funnel).initialCapacity(n).fpp(fpp);
+    return (strategy == null ? b : b.hashStrategy(strategy)).build();
   }
 }

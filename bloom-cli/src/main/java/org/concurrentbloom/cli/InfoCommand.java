@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.CountingBloomFilter;
 import org.concurrentbloom.FilterType;
+import org.concurrentbloom.HashStrategy;
 import org.concurrentbloom.KeyType;
 import org.concurrentbloom.MembershipFilter;
 import org.concurrentbloom.ScalableBloomFilter;
@@ -22,7 +23,9 @@ import picocli.CommandLine.ParentCommand;
     description = {
         "Describe a filter file of any type.",
         "",
-        "Prints one \"field: value\" line each for the filter's type, format version, key type, bits "
+        "Prints one \"field: value\" line each for the filter's type, format version, hash strategy (its "
+            + "id and name: 4 or 5 for XXH3-64, the default of new files; 1 or 2 for MurmurHash3, as files "
+            + "of earlier releases; 3 for Guava's), key type, bits "
             + "(m), hash functions (k), the expected insertions and target fpp it was sized for, the "
             + "fill ratio (fraction of bits set), the estimated fpp and the number of distinct keys, "
             + "both read off the bits set, the count of adds, file size, and in-memory size.",
@@ -56,6 +59,7 @@ final class InfoCommand implements Callable<Integer> {
     field(out, "file:", file.toString());
     field(out, "type:", f.kind.description());
     field(out, "format:", "version " + (f.recorded == KeyType.UNRECORDED ? 1 : 2));
+    field(out, "hash strategy:", HashStrategyOption.describe(strategy(f)));
     field(out, "key type:", keyTypeLine(f));
     switch (f.kind) {
       case COUNTING -> counting(out, f.counting());
@@ -66,6 +70,15 @@ final class InfoCommand implements Callable<Integer> {
     field(out, f.kind == FilterType.COUNTING ? "memory (counters):" : "memory (bit array):",
         Fmt.bytes(f.memoryBytes()));
     return 0;
+  }
+
+  /** How the file's filter hashes; a counting filter's is always its type's one (strategy 1). */
+  private static HashStrategy strategy(FilterFile f) {
+    return switch (f.kind) {
+      case COUNTING -> FilterType.COUNTING.strategy();
+      case SCALABLE -> f.scalable().hashStrategy();
+      default -> f.standard().hashStrategy();
+    };
   }
 
   private static String keyTypeLine(FilterFile f) {

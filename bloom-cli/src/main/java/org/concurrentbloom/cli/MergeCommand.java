@@ -24,9 +24,11 @@ import picocli.CommandLine.ParentCommand;
             + "and writes it to OUT, like bloom create writes (OUT may be one of the inputs; nothing is "
             + "written if any input cannot be loaded or merged; an update needs room for a second copy). "
             + "The filters must be of the same type (standard, blocked, Guava-compatible or counting), "
-            + "bit or counter count, number of hash functions and key type: create them with the same "
-            + "--expected, --fpp and type option. Scalable filters cannot be merged: a layer would hold "
-            + "the keys of both, past the capacity its false-positive bound depends on.",
+            + "bit or counter count, number of hash functions, hash strategy and key type: create them "
+            + "with the same --expected, --fpp, type and --hash-strategy options (bloom info prints a "
+            + "file's hash strategy: one of 1 and 4, or of 2 and 5, puts a key at other bits than the "
+            + "other). Scalable filters cannot be merged: a layer would hold the keys of both, past the "
+            + "capacity its false-positive bound depends on.",
         "The result keeps the first filter's sizing targets; its count of adds is the sum of the "
             + "counts (bloom info estimates the distinct keys from the bits). Prints one summary line."})
 final class MergeCommand implements Callable<Integer> {
@@ -87,6 +89,12 @@ final class MergeCommand implements Callable<Integer> {
       throw new CliException(prefix + path + " holds " + next.effectiveKeyType().description() + " and "
           + firstPath + " holds " + first.effectiveKeyType().description() + "; the same key hashes differently "
           + "in each, so their union would answer wrongly");
+    }
+    if (first.kind != FilterType.COUNTING && next.standard().hashStrategy() != first.standard().hashStrategy()) {
+      throw new CliException(prefix + path + " has hash strategy "
+          + HashStrategyOption.describe(next.standard().hashStrategy()) + " and " + firstPath + " has hash strategy "
+          + HashStrategyOption.describe(first.standard().hashStrategy()) + "; the same key sets other bits in each, "
+          + "so their union would answer wrongly (create both with the same --hash-strategy)");
     }
     boolean compatible = first.kind == FilterType.COUNTING
         ? first.counting().isCompatible(next.counting()) : first.standard().isCompatible(next.standard());

@@ -30,10 +30,12 @@ class InfoTest {
     assertThat(info.exitCode()).isZero();
     assertThat(info.err()).isEmpty();
     Map<String, String> fields = parse(info.out());
-    assertThat(fields).containsOnlyKeys("file", "type", "format", "key type", "bits (m)", "hash functions (k)",
+    assertThat(fields).containsOnlyKeys("file", "type", "format", "hash strategy", "key type", "bits (m)",
+        "hash functions (k)",
         "expected insertions", "target fpp", "fill ratio", "estimated fpp", "distinct keys (est.)",
         "adds counted", "file size", "memory (bit array)");
     assertThat(fields.get("format")).isEqualTo("version 2");
+    assertThat(fields.get("hash strategy")).isEqualTo("4 (XXH3_64_ENHANCED_DOUBLE)");
     assertThat(fields.get("key type")).startsWith("UTF-8 strings");
     assertThat(fields.get("file")).isEqualTo(filter.toString());
     assertThat(fields.get("type")).startsWith("standard Bloom filter");

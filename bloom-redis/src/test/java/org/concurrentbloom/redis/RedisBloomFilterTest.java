@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.Funnels;
+import org.concurrentbloom.HashStrategy;
 import org.concurrentbloom.internal.BitIndexer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,9 @@ class RedisBloomFilterTest {
   @Test
   void addsSetExactlyTheBitsTheCoreFilterSets() throws IOException {
     RedisBloomFilter<CharSequence> remote = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 3_000, 0.01);
-    BloomFilter<CharSequence> local = BloomFilter.create(Funnels.stringFunnel(), 3_000, 0.01);
+    // Redis scripts set the bits of strategy 1: the core filter to compare with is one of strategy 1.
+    BloomFilter<CharSequence> local = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(3_000).fpp(0.01)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
     for (String key : keys("user-", 2_000)) {
       assertThat(remote.add(key)).as(key).isEqualTo(local.add(key));
     }
@@ -73,7 +76,8 @@ class RedisBloomFilterTest {
 
   @Test
   void uploadThenQueryAnswersAsTheLocalFilterAndDownloadGivesItBack() throws IOException {
-    BloomFilter<CharSequence> local = BloomFilter.create(Funnels.stringFunnel(), 4_000, 0.02);
+    BloomFilter<CharSequence> local = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(4_000).fpp(0.02)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
     for (String key : keys("a", 4_000)) {
       local.add(key);
     }
@@ -91,7 +95,8 @@ class RedisBloomFilterTest {
 
   @Test
   void uploadRefusesToOverwriteAndOtherLayouts() {
-    BloomFilter<Long> local = BloomFilter.create(Funnels.longFunnel(), 100, 0.01);
+    BloomFilter<Long> local = BloomFilter.builder(Funnels.longFunnel()).expectedInsertions(100).fpp(0.01)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
     RedisBloomFilter.create(redis, name, Funnels.longFunnel(), 100, 0.01).add(1L);
     assertThatThrownBy(() -> RedisBloomFilter.<Long>builder(redis, name, Funnels.longFunnel()).upload(local))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("already exists");
@@ -99,6 +104,43 @@ class RedisBloomFilterTest {
     BloomFilter<Long> blocked = BloomFilter.builder(Funnels.longFunnel()).expectedInsertions(100).blocked().build();
     assertThatThrownBy(() -> RedisBloomFilter.<Long>builder(redis, name + "2", Funnels.longFunnel()).upload(blocked))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blocked");
+  }
+
+  @Test
+  void uploadOfAStrategyFourFilterIsRefusedNamingBothStrategiesAndWritesNothing() throws IOException {
+    BloomFilter<CharSequence> local = BloomFilter.create(Funnels.stringFunnel(), 2_000, 0.01);
+    List<String> added = keys("k", 1_500);
+    added.forEach(local::add);
+    assertThat(local.hashStrategy()).as("the default of a new local filter").isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
+    long keysBefore = redis.dbSize();
+
+    assertThatThrownBy(() -> RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel()).upload(local))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hash strategy 1 (MURMUR3_128_ENHANCED_DOUBLE)")
+        .hasMessageContaining("strategy 4 (XXH3_64_ENHANCED_DOUBLE)")
+        .hasMessageContaining(".hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE)");
+
+    assertThat(redis.exists(FilterKeys.metaKey(name, 0))).as("metadata key").isFalse();
+    assertThat(redis.exists(FilterKeys.bitsKey(name, 0))).as("bits key").isFalse();
+    assertThat(redis.keys("*" + name + "*")).isEmpty();
+    assertThat(redis.dbSize()).isEqualTo(keysBefore);
+    assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name, Funnels.stringFunnel()))
+        .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("no filter named");
+
+    // The same keys in a strategy-1 filter upload under that name and come back exactly.
+    BloomFilter<CharSequence> old = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(2_000).fpp(0.01)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
+    added.forEach(old::add);
+    RedisBloomFilter<CharSequence> remote =
+        RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel()).upload(old);
+    List<String> probes = keys("k", 4_000);
+    boolean[] answers = remote.mightContainAll(probes);
+    for (int i = 0; i < probes.size(); i++) {
+      assertThat(answers[i]).as(probes.get(i)).isEqualTo(old.mightContain(probes.get(i)));
+    }
+    BloomFilter<CharSequence> back = remote.download();
+    assertThat(back.hashStrategy()).isEqualTo(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);
+    assertThat(fileBytes(back)).isEqualTo(fileBytes(old));
   }
 
   @Test
