@@ -38,7 +38,8 @@ import picocli.CommandLine.Spec;
         "",
         "Hash strategy: new filters hash keys with XXH3-64 (strategy 4; 5 for --blocked), which releases "
             + "before it cannot read; --hash-strategy murmur3 writes MurmurHash3 (strategy 1; 2 for "
-            + "--blocked) as they did. Guava-compatible filters always use Guava's (3), counting filters 1."})
+            + "--blocked) as they did, for standard, blocked, scalable and counting filters alike. "
+            + "Guava-compatible filters always use Guava's (3)."})
 final class CreateCommand implements Callable<Integer> {
   private static final double SCALABLE_FIRST_LAYER_SHARE = 1 - ScalableBloomFilter.Builder.DEFAULT_TIGHTENING_RATIO;
 
@@ -177,7 +178,7 @@ final class CreateCommand implements Callable<Integer> {
       long bytes = 8 * ((bits + 63) / 64) * (kind == FilterType.COUNTING ? 4 : 1);
       MemoryCheck.require(bytes, "a " + FileHeader.noun(kind) + " filter for " + Fmt.keys(n) + " at fpp " + fpp);
       return switch (kind) {
-        case COUNTING -> CountingBloomFilter.create(funnel, n, fpp);
+        case COUNTING -> counting(funnel, n, strategy);
         case SCALABLE -> scalable(funnel, n, strategy);
         default -> sized.build();
       };
@@ -186,6 +187,11 @@ final class CreateCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "invalid " + what + " / --fpp " + fpp + ": " + e.getMessage(), e);
     }
+  }
+
+  private CountingBloomFilter<Object> counting(Funnel<Object> funnel, long n, HashStrategy strategy) {
+    CountingBloomFilter.Builder<Object> b = CountingBloomFilter.builder(funnel).expectedInsertions(n).fpp(fpp);
+    return (strategy == null ? b : b.hashStrategy(strategy)).build();
   }
 
   private ScalableBloomFilter<Object> scalable(Funnel<Object> funnel, long n, HashStrategy strategy) {

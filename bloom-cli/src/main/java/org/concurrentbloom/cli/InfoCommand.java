@@ -72,10 +72,10 @@ final class InfoCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** How the file's filter hashes; a counting filter's is always its type's one (strategy 1). */
+  /** How the file's filter hashes: 4 or 1 for standard, counting and scalable files, 5 or 2 for blocked, 3 for Guava's. */
   private static HashStrategy strategy(FilterFile f) {
     return switch (f.kind) {
-      case COUNTING -> FilterType.COUNTING.strategy();
+      case COUNTING -> f.counting().hashStrategy();
       case SCALABLE -> f.scalable().hashStrategy();
       default -> f.standard().hashStrategy();
     };

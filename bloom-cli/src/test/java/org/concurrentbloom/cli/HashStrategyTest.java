@@ -121,7 +121,9 @@ class HashStrategyTest {
   @Test
   void infoNamesTheStrategyOfGuavaAndCountingFiles() {
     assertThat(infoStrategy(create("g.bloom", "--guava"))).isEqualTo("3 (GUAVA_MURMUR128_MITZ_64)");
-    assertThat(infoStrategy(create("c.bloom", "--counting"))).isEqualTo("1 (MURMUR3_128_ENHANCED_DOUBLE)");
+    assertThat(infoStrategy(create("c.bloom", "--counting"))).isEqualTo("4 (XXH3_64_ENHANCED_DOUBLE)");
+    assertThat(infoStrategy(create("c1.bloom", "--counting", "--hash-strategy", "murmur3")))
+        .isEqualTo("1 (MURMUR3_128_ENHANCED_DOUBLE)");
   }
 
   @ParameterizedTest
@@ -139,7 +141,7 @@ class HashStrategyTest {
   @CsvSource({
       "1, --blocked, 'not for blocked filters: they take 5 (XXH3_64_BLOCKED) or 2 (MURMUR3_128_BLOCKED)'",
       "5, --scalable, 'not for scalable filters: they take 4 (XXH3_64_ENHANCED_DOUBLE) or 1'",
-      "xxh3, --counting, 'not for counting filters: they take 1 (MURMUR3_128_ENHANCED_DOUBLE)'",
+      "5, --counting, 'not for counting filters: they take 4 (XXH3_64_ENHANCED_DOUBLE) or 1'",
       "murmur3, --guava, 'not for Guava-compatible filters: they take 3 (GUAVA_MURMUR128_MITZ_64)'"})
   void aStrategyTheTypeDoesNotTakeIsAUsageError(String value, String type, String message) {
     Path file = dir.resolve("bad.bloom");
