@@ -63,26 +63,30 @@ class BlockedLayoutTest {
     assertThat((double) shape[0] / Sizing.optimalBits(n, p)).isBetween(1.0, 1.3);
   }
 
+  /** Strategy 2 (MurmurHash3), as built before strategy 5, and 5, the default of new blocked filters. */
   @Test
   void blockedFilesRoundTripAndAreNotCompatibleWithStandardOnes() throws IOException {
-    BloomFilter<CharSequence> blocked = BloomFilter.<CharSequence>builder(Funnels.stringFunnel())
-        .expectedInsertions(1000).fpp(0.01).blocked().build();
-    blocked.add("x");
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    blocked.writeTo(out);
-    byte[] bytes = out.toByteArray();
-    assertThat(bytes[5]).as("type").isEqualTo((byte) 2);
-    assertThat(bytes[6]).as("strategy").isEqualTo((byte) 2);
-    BloomFilter<CharSequence> loaded = BloomFilter.readFrom(new ByteArrayInputStream(bytes), Funnels.stringFunnel());
-    assertThat(loaded.filterType()).isEqualTo(FilterType.BLOCKED);
-    assertThat(loaded.mightContain("x")).isTrue();
-    assertThat(loaded.isCompatible(blocked)).isTrue();
+    for (HashStrategy strategy : new HashStrategy[] {HashStrategy.MURMUR3_128_BLOCKED, null}) {
+      BloomFilter.Builder<CharSequence> builder = BloomFilter.<CharSequence>builder(Funnels.stringFunnel())
+          .expectedInsertions(1000).fpp(0.01).blocked();
+      BloomFilter<CharSequence> blocked = (strategy == null ? builder : builder.hashStrategy(strategy)).build();
+      blocked.add("x");
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      blocked.writeTo(out);
+      byte[] bytes = out.toByteArray();
+      assertThat(bytes[5]).as("type").isEqualTo((byte) 2);
+      assertThat(bytes[6]).as("strategy").isEqualTo((byte) (strategy == null ? 5 : 2));
+      BloomFilter<CharSequence> loaded = BloomFilter.readFrom(new ByteArrayInputStream(bytes), Funnels.stringFunnel());
+      assertThat(loaded.filterType()).isEqualTo(FilterType.BLOCKED);
+      assertThat(loaded.mightContain("x")).isTrue();
+      assertThat(loaded.isCompatible(blocked)).isTrue();
 
-    BloomFilter<CharSequence> standard = BloomFilter.withShape(Funnels.stringFunnel(), blocked.bitSize(),
-        blocked.hashFunctions());
-    assertThat(standard.isCompatible(blocked)).isFalse();
-    assertThatThrownBy(() -> standard.merge(blocked)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("layout=blocked").hasMessageContaining("layout=standard");
+      BloomFilter<CharSequence> standard = BloomFilter.withShape(Funnels.stringFunnel(), blocked.bitSize(),
+          blocked.hashFunctions());
+      assertThat(standard.isCompatible(blocked)).isFalse();
+      assertThatThrownBy(() -> standard.merge(blocked)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("layout=blocked").hasMessageContaining("layout=standard");
+    }
   }
 
   @Test

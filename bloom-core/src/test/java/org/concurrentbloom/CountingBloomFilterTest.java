@@ -380,7 +380,9 @@ class CountingBloomFilterTest {
   @Test
   void toBloomFilterIsTheStandardFilterOfTheItemsPresent() {
     CountingBloomFilter<CharSequence> counting = strings(5_000, 0.01);
-    BloomFilter<CharSequence> standard = BloomFilter.create(Funnels.stringFunnel(), 5_000, 0.01);
+    // The counting filter hashes with strategy 1, so its snapshot is a strategy-1 standard filter.
+    BloomFilter<CharSequence> standard = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(5_000)
+        .fpp(0.01).hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
     for (int i = 0; i < 4_000; i++) {
       String key = "key" + i;
       counting.add(key);

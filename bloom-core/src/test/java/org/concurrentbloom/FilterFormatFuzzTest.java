@@ -16,25 +16,40 @@ import org.junit.jupiter.api.Test;
  * the invariants, or fail with an IOException. Anything else (another exception, an OutOfMemoryError,
  * a filter that forgets the items of the unmutated file although its bytes are unchanged) fails the test.
  * Half the mutants get their CRC recomputed so that the header and payload checks behind it are reached.
+ * The valid files are standard and blocked filters of every hash strategy they take: 1 and 4, 2 and 5.
  */
 class FilterFormatFuzzTest {
   private static final int CASES = 20_000;
   private static final String[] ITEMS = {"alpha", "beta", "gamma", "delta", "epsilon"};
 
+  /** The fuzzed files: a standard and a blocked filter of the five items in each of their strategies. */
+  static byte[][] seeds() throws IOException {
+    HashStrategy[] strategies = {HashStrategy.MURMUR3_128_ENHANCED_DOUBLE, HashStrategy.XXH3_64_ENHANCED_DOUBLE,
+        HashStrategy.MURMUR3_128_BLOCKED, HashStrategy.XXH3_64_BLOCKED};
+    byte[][] seeds = new byte[strategies.length][];
+    for (int s = 0; s < strategies.length; s++) {
+      BloomFilter.Builder<CharSequence> b = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(100)
+          .fpp(0.01).hashStrategy(strategies[s]);
+      BloomFilter<CharSequence> original = (s < 2 ? b : b.blocked()).build();
+      for (String item : ITEMS) {
+        original.add(item);
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      original.writeTo(out);
+      seeds[s] = out.toByteArray();
+      assertThat(seeds[s][6]).isEqualTo((byte) strategies[s].id());
+    }
+    return seeds;
+  }
+
   @Test
   void everyMutantLoadsSoundlyOrThrowsIOException() throws IOException {
-    BloomFilter<CharSequence> original = BloomFilter.create(Funnels.stringFunnel(), 100, 0.01);
-    for (String item : ITEMS) {
-      original.add(item);
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    original.writeTo(out);
-    byte[] valid = out.toByteArray();
-
+    byte[][] seeds = seeds();
     SplittableRandom random = new SplittableRandom(42);
     int loaded = 0;
     int rejected = 0;
     for (int i = 0; i < CASES; i++) {
+      byte[] valid = seeds[i % seeds.length];
       byte[] mutant = mutate(valid, random);
       if (random.nextBoolean() && mutant.length >= FilterFormat.HEADER_BYTES + 4) {
         FilterFormatRejectionTest.withFixedCrc(mutant);
@@ -71,8 +86,10 @@ class FilterFormatFuzzTest {
     byte[] rewritten = again.toByteArray();
     assertThat(rewritten.length).isLessThanOrEqualTo(mutant.length);
     assertThat(Arrays.copyOf(mutant, rewritten.length)).isEqualTo(rewritten);
-    // If the mutation left the payload and shape intact, the original items are still there.
-    if (Arrays.equals(mutant, 8, 20, valid, 8, 20)
+    // If the mutation left the payload, the type, the hash strategy and the shape intact, the original
+    // items are still there. (A type 1 file whose strategy byte went from 1 to 4 or back loads too, but
+    // its bits then answer for the other hash.)
+    if (Arrays.equals(mutant, 5, 20, valid, 5, 20)
         && Arrays.equals(mutant, 52, mutant.length - 4, valid, 52, valid.length - 4)) {
       for (String item : ITEMS) {
         assertThat(f.mightContain(item)).isTrue();
@@ -82,11 +99,12 @@ class FilterFormatFuzzTest {
 
   /**
    * A random mutant: flipped bits, a random byte, a truncation, appended garbage, a boundary value in
-   * one of the long fields at offsets 8 to 44 or in the int at 16, or a deleted byte.
+   * one of the long fields at offsets 8 to 44 or in the int at 16, a deleted byte, or another hash
+   * strategy (0 to 6, so that the other admitted strategy of the type is tried as well as refused ones).
    */
   static byte[] mutate(byte[] valid, SplittableRandom random) {
     byte[] b = valid.clone();
-    switch (random.nextInt(7)) {
+    switch (random.nextInt(8)) {
       case 0: // flip 1..4 random bits
         for (int j = 1 + random.nextInt(4); j > 0; j--) {
           int bit = random.nextInt(b.length * 8);
@@ -110,6 +128,9 @@ class FilterFormatFuzzTest {
         return b;
       case 5: // k field
         ByteBuffer.wrap(b).putInt(16, random.nextInt(-5, 5000));
+        return b;
+      case 6: // the hash strategy byte
+        b[6] = (byte) random.nextInt(7);
         return b;
       default: // delete a byte
         int at = random.nextInt(b.length);

@@ -6,17 +6,22 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
- * Freezes format version 2 (docs/FORMAT.md) and hash strategy 1 (docs/HASHING.md), and checks that
- * version 1 files still load. If this test fails, files written by earlier releases no longer load or
+ * Freezes format version 2 (docs/FORMAT.md) and hash strategies 1, 4 and 5 (docs/HASHING.md), and checks
+ * that version 1 files still load. If this test fails, files written by earlier releases no longer load or
  * answer differently: bump the version instead.
  */
 class FilterFormatGoldenTest {
-  /** create(stringFunnel, 10, 0.1) after adding "alpha", "beta", "gamma". */
+  /**
+   * create(stringFunnel, 10, 0.1) with hash strategy 1 (MurmurHash3, the default before strategy 4) after
+   * adding "alpha", "beta", "gamma".
+   */
   static final String GOLDEN_HEX =
       "43424c4d020101010000000000000040" // magic, version 2, type 1, strategy 1, key type 1 (UTF-8), m = 64
       + "00000003000000000000000a" // k = 3, n = 10
@@ -36,11 +41,49 @@ class FilterFormatGoldenTest {
       + "80b0380800000004" // the one word: 9 bits, 3 per item
       + "4c3405a1";
 
+  /** The same three items in a strategy 4 filter (XXH3-64, strings as UTF-16LE), m = 64, k = 3. */
+  static final String GOLDEN_XXH3_HEX =
+      "43424c4d020104010000000000000040" // magic, version 2, type 1, strategy 4, key type 1, m = 64
+      + "00000003000000000000000a" // k = 3, n = 10
+      + "3fb999999999999a" // p = 0.1
+      + "0000000000000003" // count = 3
+      + "0000000000000008" // payload bytes = 8
+      + "001000020401b001" // the one word: other bits than strategy 1's
+      + "3fc1249c";
+
+  /** The same three items in a blocked filter of strategy 5: one 512-bit block, k = 19. */
+  static final String GOLDEN_BLOCKED_XXH3_HEX =
+      "43424c4d020205010000000000000200" // magic, version 2, type 2, strategy 5, key type 1, m = 512
+      + "00000013000000000000000a" // k = 19, n = 10
+      + "3fb999999999999a" // p = 0.1
+      + "0000000000000003" // count = 3
+      + "0000000000000040" // payload bytes = 64
+      + "8040808002000040" + "1944001010100008" + "1008000000008040" + "0980000090000808" // the 8 words
+      + "0811218004000088" + "0820001a20008000" + "0080000500001000" + "8100504090000009"
+      + "4f8f64c8";
+
+  static final String[] ITEMS = {"alpha", "beta", "gamma"};
+
+  /** The filter of {@link #GOLDEN_HEX}: strategy 1, pinned, since new filters default to strategy 4. */
   static BloomFilter<CharSequence> goldenFilter() {
-    BloomFilter<CharSequence> f = BloomFilter.create(Funnels.stringFunnel(), 10, 0.1);
-    f.add("alpha");
-    f.add("beta");
-    f.add("gamma");
+    return golden(BloomFilter.builder(Funnels.stringFunnel()).hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE));
+  }
+
+  /** The filter of {@link #GOLDEN_XXH3_HEX}. */
+  static BloomFilter<CharSequence> goldenXxh3Filter() {
+    return golden(BloomFilter.builder(Funnels.stringFunnel()).hashStrategy(HashStrategy.XXH3_64_ENHANCED_DOUBLE));
+  }
+
+  /** The filter of {@link #GOLDEN_BLOCKED_XXH3_HEX}. */
+  static BloomFilter<CharSequence> goldenBlockedXxh3Filter() {
+    return golden(BloomFilter.builder(Funnels.stringFunnel()).blocked().hashStrategy(HashStrategy.XXH3_64_BLOCKED));
+  }
+
+  private static BloomFilter<CharSequence> golden(BloomFilter.Builder<CharSequence> builder) {
+    BloomFilter<CharSequence> f = builder.expectedInsertions(10).fpp(0.1).build();
+    for (String item : ITEMS) {
+      f.add(item);
+    }
     return f;
   }
 
@@ -53,6 +96,21 @@ class FilterFormatGoldenTest {
   @Test
   void writerProducesTheFrozenBytes() throws IOException {
     assertThat(HexFormat.of().formatHex(bytesOf(goldenFilter()))).isEqualTo(GOLDEN_HEX);
+  }
+
+  @Test
+  void writerProducesTheFrozenBytesOfStrategiesFourAndFive() throws IOException {
+    assertThat(HexFormat.of().formatHex(bytesOf(goldenXxh3Filter()))).isEqualTo(GOLDEN_XXH3_HEX);
+    assertThat(HexFormat.of().formatHex(bytesOf(goldenBlockedXxh3Filter()))).isEqualTo(GOLDEN_BLOCKED_XXH3_HEX);
+  }
+
+  /** New filters default to strategy 4 (standard) and 5 (blocked): the same bytes as the pinned ones. */
+  @Test
+  void newFiltersDefaultToStrategiesFourAndFive() throws IOException {
+    BloomFilter<CharSequence> standard = golden(BloomFilter.builder(Funnels.stringFunnel()));
+    BloomFilter<CharSequence> blocked = golden(BloomFilter.builder(Funnels.stringFunnel()).blocked());
+    assertThat(HexFormat.of().formatHex(bytesOf(standard))).isEqualTo(GOLDEN_XXH3_HEX);
+    assertThat(HexFormat.of().formatHex(bytesOf(blocked))).isEqualTo(GOLDEN_BLOCKED_XXH3_HEX);
   }
 
   @Test
@@ -85,6 +143,58 @@ class FilterFormatGoldenTest {
   }
 
   @Test
+  void frozenBytesOfStrategiesFourAndFiveLoadAndAnswerAsTheOriginal() throws IOException {
+    BloomFilter<CharSequence> standard = assertLoadsAs(GOLDEN_XXH3_HEX, goldenXxh3Filter());
+    assertThat(standard.filterType()).isEqualTo(FilterType.STANDARD);
+    assertThat(standard.layout().strategy()).isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
+    assertThat(List.of(standard.bitSize(), standard.hashFunctions(), standard.count())).containsExactly(64L, 3, 3L);
+    BloomFilter<CharSequence> blocked = assertLoadsAs(GOLDEN_BLOCKED_XXH3_HEX, goldenBlockedXxh3Filter());
+    assertThat(blocked.filterType()).isEqualTo(FilterType.BLOCKED);
+    assertThat(blocked.layout().strategy()).isEqualTo(HashStrategy.XXH3_64_BLOCKED);
+    assertThat(List.of(blocked.bitSize(), blocked.hashFunctions(), blocked.count())).containsExactly(512L, 19, 3L);
+  }
+
+  /**
+   * A strategy 1 and a strategy 4 file of the same items and shape: the header differs only in the
+   * strategy byte, the bits differ, and both answer true for every item.
+   */
+  @Test
+  void strategiesOneAndFourSetOtherBitsForTheSameItems() throws IOException {
+    byte[] one = HexFormat.of().parseHex(GOLDEN_HEX);
+    byte[] four = HexFormat.of().parseHex(GOLDEN_XXH3_HEX);
+    assertThat(Arrays.copyOfRange(one, 0, 6)).isEqualTo(Arrays.copyOfRange(four, 0, 6));
+    assertThat(Arrays.copyOfRange(one, 7, 52)).isEqualTo(Arrays.copyOfRange(four, 7, 52));
+    assertThat(one[6]).isEqualTo((byte) 1);
+    assertThat(four[6]).isEqualTo((byte) 4);
+    assertThat(Arrays.copyOfRange(one, 52, 60)).isNotEqualTo(Arrays.copyOfRange(four, 52, 60));
+    BloomFilter<CharSequence> f1 = load(one);
+    BloomFilter<CharSequence> f4 = load(four);
+    assertThat(f1.currentWords()).isNotEqualTo(f4.currentWords());
+    for (String item : ITEMS) {
+      assertThat(f1.mightContain(item)).as("strategy 1: %s", item).isTrue();
+      assertThat(f4.mightContain(item)).as("strategy 4: %s", item).isTrue();
+    }
+    // Many added items: still other bits, still no false negative in either.
+    BloomFilter<CharSequence> many1 = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(2000).fpp(0.01)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
+    BloomFilter<CharSequence> many4 = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(2000).fpp(0.01)
+        .hashStrategy(HashStrategy.XXH3_64_ENHANCED_DOUBLE).build();
+    for (int i = 0; i < 2000; i++) {
+      many1.add("item \u00e9\uD83D\uDE00 " + i);
+      many4.add("item \u00e9\uD83D\uDE00 " + i);
+    }
+    BloomFilter<CharSequence> back1 = load(bytesOf(many1));
+    BloomFilter<CharSequence> back4 = load(bytesOf(many4));
+    assertThat(back1.layout().strategy()).isEqualTo(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);
+    assertThat(back4.layout().strategy()).isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
+    assertThat(back1.currentWords()).isNotEqualTo(back4.currentWords());
+    for (int i = 0; i < 2000; i++) {
+      assertThat(back1.mightContain("item \u00e9\uD83D\uDE00 " + i)).isTrue();
+      assertThat(back4.mightContain("item \u00e9\uD83D\uDE00 " + i)).isTrue();
+    }
+  }
+
+  @Test
   void versionOneBytesStillLoadAndAnswerAsTheOriginal() throws IOException {
     assertLoadsAsTheOriginal(GOLDEN_V1_HEX);
     // Only byte 4 (version), byte 7 (key type) and the CRC differ.
@@ -104,15 +214,26 @@ class FilterFormatGoldenTest {
   }
 
   private static void assertLoadsAsTheOriginal(String hex) throws IOException {
-    BloomFilter<CharSequence> f = BloomFilter.readFrom(
-        new ByteArrayInputStream(HexFormat.of().parseHex(hex)), Funnels.stringFunnel());
-    assertThat(f.mightContain("alpha")).isTrue();
-    assertThat(f.mightContain("beta")).isTrue();
-    assertThat(f.mightContain("gamma")).isTrue();
-    BloomFilter<CharSequence> fresh = goldenFilter();
+    BloomFilter<CharSequence> f = assertLoadsAs(hex, goldenFilter());
+    assertThat(f.layout().strategy()).isEqualTo(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);
+  }
+
+  private static BloomFilter<CharSequence> load(byte[] bytes) throws IOException {
+    return BloomFilter.readFrom(new ByteArrayInputStream(bytes), Funnels.stringFunnel());
+  }
+
+  /** The file loads, holds every item, and answers 1000 other probes exactly as {@code fresh} does. */
+  private static BloomFilter<CharSequence> assertLoadsAs(String hex, BloomFilter<CharSequence> fresh)
+      throws IOException {
+    BloomFilter<CharSequence> f = load(HexFormat.of().parseHex(hex));
+    for (String item : ITEMS) {
+      assertThat(f.mightContain(item)).as(item).isTrue();
+    }
     for (int i = 0; i < 1000; i++) {
       assertThat(f.mightContain("probe" + i)).isEqualTo(fresh.mightContain("probe" + i));
     }
+    assertThat(f.currentWords()).isEqualTo(fresh.currentWords());
+    return f;
   }
 
   /** The documented probe derivation, recomputed here from scratch, selects the bits the filter set. */

@@ -1,5 +1,6 @@
 package org.concurrentbloom;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
@@ -54,6 +55,35 @@ class FilterFormatRejectionTest {
     byte[] f = java.util.HexFormat.of().parseHex(FilterFormatGoldenTest.GOLDEN_V1_HEX);
     f[7] = 1;
     assertThatThrownBy(() -> load(withFixedCrc(f))).isInstanceOf(IOException.class).hasMessageContaining("flags");
+  }
+
+  /**
+   * A standard (type 1) record admits strategies 1 and 4 only, a blocked (type 2) one 2 and 5 only: a
+   * strategy of the other layout is refused naming the strategy, even with a valid CRC; the admitted ones
+   * load (the bits then answer for the other hash, but the file is well formed).
+   */
+  @Test
+  void aStrategyOfTheOtherLayoutIsRefusedNamingIt() throws IOException {
+    String[] files = {FilterFormatGoldenTest.GOLDEN_HEX, FilterFormatGoldenTest.GOLDEN_XXH3_HEX,
+        FilterFormatGoldenTest.GOLDEN_BLOCKED_XXH3_HEX};
+    for (String hex : files) {
+      byte[] valid = java.util.HexFormat.of().parseHex(hex);
+      int type = valid[5];
+      int[] refused = type == 1 ? new int[] {2, 5, 3, 0} : new int[] {1, 4, 3, 0};
+      int[] admitted = type == 1 ? new int[] {1, 4} : new int[] {2, 5};
+      for (int strategy : refused) {
+        byte[] b = valid.clone();
+        b[6] = (byte) strategy;
+        assertThatThrownBy(() -> load(withFixedCrc(b))).as("type %d, strategy %d", type, strategy)
+            .isInstanceOf(IOException.class)
+            .hasMessageContaining("unknown hash strategy " + strategy + " for filter type " + type);
+      }
+      for (int strategy : admitted) {
+        byte[] b = valid.clone();
+        b[6] = (byte) strategy;
+        assertThat(load(withFixedCrc(b)).layout().strategy().id()).isEqualTo(strategy);
+      }
+    }
   }
 
   /** Reading with a funnel of another key type would answer "absent" for added keys: refused, naming both. */

@@ -19,7 +19,9 @@ class FilterWordsTest {
 
   @Test
   void roundTripIsTheSameFilter() throws IOException {
-    BloomFilter<CharSequence> f = BloomFilter.create(Funnels.stringFunnel(), 2_000, 0.01);
+    // FilterWords.standardFilter builds strategy 1 (MurmurHash3) filters.
+    BloomFilter<CharSequence> f = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(2_000).fpp(0.01)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
     for (int i = 0; i < 1_500; i++) {
       f.add("k" + i);
     }

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.fail;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
@@ -16,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * Mutation fuzzing of the type 5 reader: every mutant of a valid four-layer file must load into a
  * filter that keeps the invariants, or fail with an IOException; any other exception or error fails.
  * Half the mutants get every CRC (each layer's and the overall one) recomputed where the structure
- * still parses, so that the checks behind the checksums are reached.
+ * still parses, so that the checks behind the checksums are reached. The valid files have standard
+ * layers of strategy 1 and of strategy 4 (the default) and blocked layers of strategy 2 and of 5.
  */
 class ScalableFormatFuzzTest {
   private static final int CASES = 10_000;
@@ -28,17 +31,28 @@ class ScalableFormatFuzzTest {
 
   @Test
   void everyMutantLoadsSoundlyOrThrowsIOException() throws IOException {
-    ScalableBloomFilter<CharSequence> original = ScalableBloomFilter.<CharSequence>builder(Funnels.stringFunnel())
-        .initialCapacity(10).fpp(0.05).maxBitSize(1 << 20).build();
-    for (int i = 0; i < ITEMS; i++) {
-      original.add("k" + i);
+    HashStrategy[] strategies = {HashStrategy.MURMUR3_128_ENHANCED_DOUBLE, HashStrategy.XXH3_64_ENHANCED_DOUBLE,
+        HashStrategy.MURMUR3_128_BLOCKED, HashStrategy.XXH3_64_BLOCKED};
+    List<ScalableBloomFilter<CharSequence>> originals = new ArrayList<>();
+    List<byte[]> valids = new ArrayList<>();
+    for (int s = 0; s < strategies.length; s++) {
+      ScalableBloomFilter.Builder<CharSequence> b = ScalableBloomFilter.<CharSequence>builder(Funnels.stringFunnel())
+          .initialCapacity(10).fpp(0.05).maxBitSize(1 << 20).hashStrategy(strategies[s]);
+      ScalableBloomFilter<CharSequence> original = (s < 2 ? b : b.blocked()).build();
+      for (int i = 0; i < ITEMS; i++) {
+        original.add("k" + i);
+      }
+      assertThat(original.layerCount()).isEqualTo(4);
+      originals.add(original);
+      valids.add(ScalableBloomFilterTest.bytes(original));
+      assertThat(valids.get(s)[6]).isEqualTo((byte) strategies[s].id());
     }
-    assertThat(original.layerCount()).isEqualTo(4);
-    byte[] valid = ScalableBloomFilterTest.bytes(original);
 
     SplittableRandom random = new SplittableRandom(7);
     int loaded = 0;
     for (int i = 0; i < CASES; i++) {
+      byte[] valid = valids.get(i % valids.size());
+      ScalableBloomFilter<CharSequence> original = originals.get(i % originals.size());
       byte[] mutant = mutate(valid, random);
       if (random.nextBoolean()) {
         fixCrcs(mutant);
@@ -89,7 +103,8 @@ class ScalableFormatFuzzTest {
   /**
    * Half the time one of {@link FilterFormatFuzzTest#mutate}'s generic mutations (bit flips, a random
    * byte, truncation, garbage appended, a deleted byte, boundary values at fixed offsets); otherwise a
-   * boundary value in a field of the scalable header or of one layer's header.
+   * boundary value in a field of the scalable header or of one layer's header, or another hash strategy
+   * (0 to 6) in the scalable header or in one layer.
    */
   private static byte[] mutate(byte[] valid, SplittableRandom random) {
     if (random.nextBoolean()) {
@@ -99,13 +114,20 @@ class ScalableFormatFuzzTest {
     ByteBuffer view = ByteBuffer.wrap(b);
     long[] values = {0, 1, -1, 2, 3, 63, 64, 65, Integer.MAX_VALUE, Long.MAX_VALUE, Long.MIN_VALUE,
         Sizing.MAX_BITS, 1L << 40, Double.doubleToLongBits(0.5), Double.doubleToLongBits(1e-300)};
-    switch (random.nextInt(3)) {
+    switch (random.nextInt(4)) {
       case 0:
         view.putLong(HEADER_LONGS[random.nextInt(HEADER_LONGS.length)], values[random.nextInt(values.length)]);
         return b;
       case 1: // the growth factor or the layer count
         view.putInt(HEADER_INTS[random.nextInt(HEADER_INTS.length)], random.nextInt(-3, 70));
         return b;
+      case 2: { // the hash strategy of the header (the layers') or of one layer
+        int at = random.nextBoolean() ? 0 : layerOffset(b, random.nextInt(4));
+        if (at >= 0) {
+          b[at + 6] = (byte) random.nextInt(7);
+        }
+        return b;
+      }
       default:
         int layer = layerOffset(b, random.nextInt(4));
         if (layer >= 0) {

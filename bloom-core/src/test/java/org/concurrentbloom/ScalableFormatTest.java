@@ -17,7 +17,10 @@ import org.junit.jupiter.api.Test;
  * earlier releases no longer load or answer differently: that needs a new format version.
  */
 class ScalableFormatTest {
-  /** create(stringFunnel, 4, 0.1) after adding the five {@link #ITEMS}: layer 0 full, layer 1 with one. */
+  /**
+   * create(stringFunnel, 4, 0.1) with layer strategy 1 (MurmurHash3, the default before strategy 4) after
+   * adding the five {@link #ITEMS}: layer 0 full, layer 1 with one.
+   */
   static final String GOLDEN_HEX =
       "43424c4d02050101" // magic, version 2, type 5, layer strategy 1, key type 1 (UTF-8)
       + "0000000000000004" // n0 = 4
@@ -50,13 +53,40 @@ class ScalableFormatTest {
       + "43424c4d010101000000000000000080" + "00000007" + "0000000000000008" + "3f826e978d4fdf3b"
       + "0000000000000001" + "0000000000000010" + "0000440000004100" + "0000004002000080" + "9f158a42"
       + "6fbdb2d8"; // CRC32C of the 184 bytes before it
+  /** The same filter with layer strategy 4 (XXH3-64, strings as UTF-16LE): the same shapes, other bits. */
+  static final String GOLDEN_XXH3_HEX =
+      "43424c4d02050401" // magic, version 2, type 5, layer strategy 4, key type 1 (UTF-8)
+      + "0000000000000004" // n0 = 4
+      + "3fb999999999999a" // p = 0.1
+      + "00000002" // s = 2
+      + "3feccccccccccccd" // r = 0.9
+      + "0000000000000000" // memory cap: none
+      + "00000002" // L = 2 layers
+      // layer 0: a type 1 record of strategy 4, m = 64, k = 7, n = 4, p = 0.1 * 0.1, count 4, 8 payload bytes
+      + "43424c4d020104010000000000000040" + "00000007" + "0000000000000004" + "3f847ae147ae147a"
+      + "0000000000000004" + "0000000000000008" + "84db6ad0a600b484" + "507f249f"
+      // layer 1: strategy 4, m = 128, k = 7, n = 8, p = 0.1 * 0.1 * 0.9, count 1, 16 payload bytes
+      + "43424c4d020104010000000000000080" + "00000007" + "0000000000000008" + "3f826e978d4fdf3b"
+      + "0000000000000001" + "0000000000000010" + "8000000800001000" + "0200020008004000" + "ef968148"
+      + "d398f80c"; // CRC32C of the 184 bytes before it
   static final String[] ITEMS = {"apple", "banana", "cherry", "damson", "elder"};
   /** Where layer 1's record starts, and its length. */
   private static final int LAYER1 = 48 + 64;
   private static final int LAYER1_BYTES = 72;
 
+  /** The filter of {@link #GOLDEN_HEX}: strategy 1, pinned, since new filters default to strategy 4. */
   static ScalableBloomFilter<CharSequence> goldenFilter() {
-    ScalableBloomFilter<CharSequence> f = ScalableBloomFilter.create(Funnels.stringFunnel(), 4, 0.1);
+    return golden(ScalableBloomFilter.builder(Funnels.stringFunnel())
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE));
+  }
+
+  /** The filter of {@link #GOLDEN_XXH3_HEX}. */
+  static ScalableBloomFilter<CharSequence> goldenXxh3Filter() {
+    return golden(ScalableBloomFilter.builder(Funnels.stringFunnel()).hashStrategy(HashStrategy.XXH3_64_ENHANCED_DOUBLE));
+  }
+
+  private static ScalableBloomFilter<CharSequence> golden(ScalableBloomFilter.Builder<CharSequence> builder) {
+    ScalableBloomFilter<CharSequence> f = builder.initialCapacity(4).fpp(0.1).build();
     for (String item : ITEMS) {
       f.add(item);
     }
@@ -92,9 +122,61 @@ class ScalableFormatTest {
   }
 
   @Test
+  void writerProducesTheFrozenBytesOfStrategyFour() throws IOException {
+    ScalableBloomFilter<CharSequence> f = goldenXxh3Filter();
+    assertThat(f.layerCount()).isEqualTo(2);
+    assertThat(HexFormat.of().formatHex(ScalableBloomFilterTest.bytes(f))).isEqualTo(GOLDEN_XXH3_HEX);
+    // Strategy 4 is the default of new scalable filters: the same bytes unpinned.
+    ScalableBloomFilter<CharSequence> unpinned = golden(ScalableBloomFilter.builder(Funnels.stringFunnel()));
+    assertThat(HexFormat.of().formatHex(ScalableBloomFilterTest.bytes(unpinned))).isEqualTo(GOLDEN_XXH3_HEX);
+  }
+
+  @Test
+  void frozenBytesOfStrategyFourLoadAndAnswerAsTheOriginal() throws IOException {
+    ScalableBloomFilter<CharSequence> f = load(HexFormat.of().parseHex(GOLDEN_XXH3_HEX));
+    ScalableBloomFilter<CharSequence> fresh = goldenXxh3Filter();
+    assertThat(f.hashStrategy()).isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
+    assertThat(f.layerStats()).isEqualTo(fresh.layerStats());
+    for (String item : ITEMS) {
+      assertThat(f.mightContain(item)).isTrue();
+    }
+    for (int i = 0; i < 1000; i++) {
+      assertThat(f.mightContain("probe" + i)).isEqualTo(fresh.mightContain("probe" + i));
+    }
+    // The same items and shapes as the strategy 1 file: only the strategy bytes, the bits and the CRCs differ.
+    byte[] one = golden();
+    byte[] four = HexFormat.of().parseHex(GOLDEN_XXH3_HEX);
+    assertThat(four).hasSameSizeAs(one);
+    assertThat(Arrays.copyOfRange(four, 7, 48 + 6)).isEqualTo(Arrays.copyOfRange(one, 7, 48 + 6));
+    assertThat(Arrays.copyOfRange(four, 48 + 52, 48 + 60)).isNotEqualTo(Arrays.copyOfRange(one, 48 + 52, 48 + 60));
+    for (String item : ITEMS) {
+      assertThat(load(one).mightContain(item)).isTrue();
+    }
+  }
+
+  /** ScalableFormat.checkLayer: every layer has the header's strategy, not merely the header's type. */
+  @Test
+  void layersOfAnotherStrategyThanTheHeaderAreRejected() {
+    byte[] fourOverOne = golden();
+    fourOverOne[6] = (byte) HashStrategy.XXH3_64_ENHANCED_DOUBLE.id();
+    assertRejected(fixed(fourOverOne), "layer 0 has hash strategy 1, but the header says every layer has strategy 4");
+    byte[] oneOverFour = HexFormat.of().parseHex(GOLDEN_XXH3_HEX);
+    oneOverFour[6] = (byte) HashStrategy.MURMUR3_128_ENHANCED_DOUBLE.id();
+    assertRejected(fixed(oneOverFour), "layer 0 has hash strategy 4, but the header says every layer has strategy 1");
+    // Only layer 1 of strategy 1 under a strategy 4 header (layer 0 matches it).
+    byte[] mixed = HexFormat.of().parseHex(GOLDEN_XXH3_HEX);
+    mixed[LAYER1 + 6] = (byte) HashStrategy.MURMUR3_128_ENHANCED_DOUBLE.id();
+    assertRejected(fixedWithLayer1(mixed), "layer 1 has hash strategy 1, but the header says every layer has strategy 4");
+    byte[] blocked = HexFormat.of().parseHex(GOLDEN_XXH3_HEX);
+    blocked[6] = (byte) HashStrategy.XXH3_64_BLOCKED.id();
+    assertRejected(fixed(blocked), "layer 0 is filter type 1, but the header says every layer is type 2");
+  }
+
+  @Test
   void frozenBytesLoadAndAnswerAsTheOriginal() throws IOException {
     ScalableBloomFilter<CharSequence> f = load(golden());
     ScalableBloomFilter<CharSequence> fresh = goldenFilter();
+    assertThat(f.hashStrategy()).isEqualTo(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);
     assertThat(f.layerStats()).isEqualTo(fresh.layerStats());
     for (String item : ITEMS) {
       assertThat(f.mightContain(item)).isTrue();

@@ -1,5 +1,6 @@
 package org.concurrentbloom;
 
+import com.dynatrace.hash4j.hashing.Hashing;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -8,8 +9,10 @@ import java.util.List;
 /**
  * A reader of concurrent-bloom files written from docs/FORMAT.md and docs/HASHING.md alone, as someone
  * porting the format to another language would write it. It uses nothing from the library (only the
- * JDK), not even its CRC: everything here follows the documents' text, so that {@link SpecReaderTest}
- * comparing it with the library tests the documents as much as the code.
+ * JDK, and for strategies 4 and 5 hash4j's XXH3-64 as the hash primitive that HASHING.md names), not even
+ * its CRC: everything here follows the documents' text (the key bytes, h2 and the probes of strategies 4
+ * and 5 included), so that {@link SpecReaderTest} comparing it with the library tests the documents as
+ * much as the code.
  *
  * <p>Where the documents give a formula in unbounded integers (the fast-range reduction), this reader
  * computes it with {@link BigInteger}, literally.
@@ -55,6 +58,25 @@ final class SpecReader {
       }
     }
     return out.toByteArray();
+  }
+
+  /**
+   * Strategies 4 and 5: a string as its UTF-16 code units, 2 bytes each, least significant first. Every
+   * char is written as it is: a surrogate pair is two units, an unpaired surrogate one.
+   */
+  static byte[] utf16le(CharSequence s) {
+    byte[] b = new byte[2 * s.length()];
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      b[2 * i] = (byte) c;
+      b[2 * i + 1] = (byte) (c >>> 8);
+    }
+    return b;
+  }
+
+  /** The bytes a string key hashes as under a strategy: UTF-16LE for 4 and 5, UTF-8 for the others. */
+  static byte[] stringBytes(CharSequence s, int strategy) {
+    return isXxh3(strategy) ? utf16le(s) : utf8(s);
   }
 
   /** A 64-bit integer key: 8 bytes, least significant first. */
@@ -154,6 +176,35 @@ final class SpecReader {
     return v;
   }
 
+  /** True for the strategies that hash with XXH3-64: 4 and 5. */
+  static boolean isXxh3(int strategy) {
+    return strategy == 4 || strategy == 5;
+  }
+
+  /** XXH3-64 with seed 0 (XXH3_64bits); the one primitive taken from a library, hash4j. */
+  static long xxh3(byte[] data) {
+    return Hashing.xxh3_64().hashBytesToLong(data);
+  }
+
+  /** Strategies 4 and 5: h2 is the SplitMix64 finalizer of h1, with the golden-ratio increment first. */
+  static long splitMix64(long h1) {
+    long z = h1 + 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  /** Strategies 4 and 5: {h1, h2} of the key bytes. */
+  static long[] xxh3Pair(byte[] data) {
+    long h1 = xxh3(data);
+    return new long[] {h1, splitMix64(h1)};
+  }
+
+  /** {h1, h2} of the key bytes under a strategy: MurmurHash3 for 1 to 3, XXH3-64 + SplitMix64 for 4, 5. */
+  static long[] hash(int strategy, byte[] data) {
+    return isXxh3(strategy) ? xxh3Pair(data) : murmur3(data);
+  }
+
   // ------------------------------------------------------------------ HASHING.md section 3: probes
 
   private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
@@ -237,6 +288,22 @@ final class SpecReader {
     }
   }
 
+  /** The positions for a hash strategy: 1 and 4 standard, 2 and 5 blocked, 3 Guava's. */
+  static long[] probesOfStrategy(int strategy, long[] h, long m, int k) {
+    switch (strategy) {
+      case 1:
+      case 4:
+        return standardProbes(h[0], h[1], m, k);
+      case 2:
+      case 5:
+        return blockedProbes(h[0], h[1], m, k);
+      case 3:
+        return guavaProbes(h[0], h[1], m, k);
+      default:
+        throw new IllegalArgumentException("strategy " + strategy);
+    }
+  }
+
   // ------------------------------------------------------------------ FORMAT.md: CRC-32C
 
   /** CRC-32C (Castagnoli): reflected polynomial 0x82F63B78, initial value and final xor 0xFFFFFFFF. */
@@ -271,9 +338,12 @@ final class SpecReader {
       return (int) (payload[(int) (i / 16)] >>> (4 * (i % 16))) & 15;
     }
 
-    /** "Might contain": every probe position set (non-zero). */
+    /**
+     * "Might contain": every probe position set (non-zero). {@code key} is the key's bytes under this
+     * record's strategy (for a string, {@link #stringBytes}).
+     */
     boolean mightContain(byte[] key) {
-      for (long x : probes(type, murmur3(key), m, k)) {
+      for (long x : probesOfStrategy(strategy, hash(strategy, key), m, k)) {
         if (!isSet(x)) {
           return false;
         }
@@ -349,7 +419,11 @@ final class SpecReader {
     if (type < 1 || type > 4) {
       throw new Rejected("type");
     }
-    if (strategy != (type == 4 ? 1 : type)) {
+    // Type 1 takes strategy 1 or 4, type 2 takes 2 or 5, type 3 takes 3, type 4 takes 1.
+    boolean admitted = type == 1 ? strategy == 1 || strategy == 4
+        : type == 2 ? strategy == 2 || strategy == 5
+        : strategy == (type == 4 ? 1 : type);
+    if (!admitted) {
       throw new Rejected("strategy");
     }
     if (version == 1 ? keyType != 0 : keyType > 4) {
@@ -422,9 +496,10 @@ final class SpecReader {
     if (version != 1 && version != 2) {
       throw new Rejected("version");
     }
-    if (strategy != 1 && strategy != 2) {
+    if (strategy < 1 || strategy > 5 || strategy == 3) {
       throw new Rejected("strategy");
     }
+    int layerType = strategy == 1 || strategy == 4 ? 1 : 2;
     if (version == 1 ? keyType != 0 : keyType > 4) {
       throw new Rejected("byte 7");
     }
@@ -446,8 +521,11 @@ final class SpecReader {
       if (layer.keyType() != keyType) {
         throw new Rejected("layer key type");
       }
-      if (layer.type() != strategy) {
+      if (layer.type() != layerType) {
         throw new Rejected("layer type");
+      }
+      if (layer.strategy() != strategy) {
+        throw new Rejected("layer strategy");
       }
       if (overflowed || layer.n() != capacity) {
         throw new Rejected("layer n");

@@ -26,8 +26,13 @@ class SpecReaderTest {
 
   // ------------------------------------------------------------------ keys
 
-  /** A key of one of the built-in key types, with the bytes the documents say it hashes as. */
-  record Key(Object value, byte[] bytes) {}
+  /** A key of one of the built-in key types, with the bytes the documents say it hashes as (strategies 1 to 3). */
+  record Key(Object value, byte[] bytes) {
+    /** The key's bytes under a strategy: a string is UTF-16LE under 4 and 5; other keys keep their bytes. */
+    byte[] bytesFor(int strategy) {
+      return value instanceof CharSequence ? SpecReader.stringBytes((CharSequence) value, strategy) : bytes;
+    }
+  }
 
   /** Key types 1 (UTF-8 string), 2 (long), 3 (int), 4 (bytes). */
   private static Key randomKey(SplittableRandom rnd, int keyType) {
@@ -119,6 +124,22 @@ class SpecReaderTest {
   }
 
   @Test
+  void standardLayoutOfStrategyFourAgreesOnEveryProbe() throws Exception {
+    List<Shape> shapes = List.of(new Shape(1, 1), new Shape(7, 3), new Shape(1000, 7), new Shape(4099, 2),
+        new Shape(100_003, 10), new Shape(64 * 4801, 13), new Shape(3_000_017, 5), new Shape(64, 2048));
+    assertThat(compareLayout(shapes,
+        sh -> new StandardLayout(sh.m(), sh.k(), HashStrategy.XXH3_64_ENHANCED_DOUBLE), 0x5EED11L)).isZero();
+  }
+
+  @Test
+  void blockedLayoutOfStrategyFiveAgreesOnEveryProbe() throws Exception {
+    List<Shape> shapes = List.of(new Shape(512, 1), new Shape(512, 8), new Shape(512 * 3, 6), new Shape(512 * 1000, 7),
+        new Shape(512 * 4097, 9), new Shape(512 * 30_011, 4), new Shape(512 * 7, 64), new Shape(512 * 11, 300));
+    assertThat(compareLayout(shapes, sh -> new BlockedLayout(sh.m(), sh.k(), HashStrategy.XXH3_64_BLOCKED),
+        0x5EED12L)).isZero();
+  }
+
+  @Test
   void guavaLayoutAgreesOnEveryProbe() throws Exception {
     List<Shape> shapes = List.of(new Shape(64, 1), new Shape(64, 5), new Shape(960, 7), new Shape(64 * 1001, 3),
         new Shape(64 * 100_003, 10), new Shape(64 * 7, 255), new Shape(64 * 12_345, 13));
@@ -139,6 +160,7 @@ class SpecReaderTest {
     for (int s = 0; s < shapes.size(); s++) {
       Shape sh = shapes.get(s);
       Layout layout = layoutOf.apply(sh);
+      int strategy = layout.strategy().id();
       int keyType = 1 + s % 4;
       BloomFilter<Object> lib = BloomFilter.withLayout(funnelOf(keyType), layout);
       long[] expected = new long[(int) ((sh.m() + 63) / 64)];
@@ -148,12 +170,14 @@ class SpecReaderTest {
         Key key = randomKey(rnd, keyType);
         added.add(key);
         lib.add(key.value());
-        for (long x : SpecReader.probes(layout.type().id(), SpecReader.murmur3(key.bytes()), sh.m(), sh.k())) {
+        long[] h = SpecReader.hash(strategy, key.bytesFor(strategy));
+        for (long x : SpecReader.probesOfStrategy(strategy, h, sh.m(), sh.k())) {
           expected[(int) (x / 64)] |= 1L << (x % 64);
         }
       }
       SpecReader.Record r = (SpecReader.Record) SpecReader.readFile(bytes(lib));
       assertThat(r.type()).isEqualTo(layout.type().id());
+      assertThat(r.strategy()).isEqualTo(strategy);
       assertThat(r.keyType()).isEqualTo(keyType);
       assertThat(r.m()).isEqualTo(sh.m());
       assertThat(r.count()).isEqualTo(lib.count());
@@ -161,7 +185,7 @@ class SpecReaderTest {
       for (int i = 0; i < perShape; i++) {
         Key key = i % 4 == 0 ? added.get(rnd.nextInt(added.size())) : randomKey(rnd, keyType);
         queries++;
-        if (r.mightContain(key.bytes()) != lib.mightContain(key.value())) {
+        if (r.mightContain(key.bytesFor(strategy)) != lib.mightContain(key.value())) {
           disagreements++;
         }
       }
@@ -250,12 +274,20 @@ class SpecReaderTest {
 
   // ------------------------------------------------------------------ 3. scalable filters
 
+  /** Strategies 1 and 2 (pinned), and 4 and 5, the defaults of new standard and blocked layers. */
   @Test
   void scalableFilterAnswersAsAnyLayer() throws Exception {
     SplittableRandom rnd = new SplittableRandom(0x5EED06L);
-    for (boolean blocked : new boolean[] {false, true}) {
+    for (int strategy : new int[] {1, 2, 4, 5}) {
+      boolean blocked = strategy == 2 || strategy == 5;
       ScalableBloomFilter.Builder<Object> b = ScalableBloomFilter.builder(funnelOf(1)).initialCapacity(50).fpp(0.05);
-      ScalableBloomFilter<Object> lib = (blocked ? b.blocked() : b).build();
+      if (blocked) {
+        b = b.blocked();
+      }
+      if (strategy < 4) {
+        b = b.hashStrategy(HashStrategy.ofId(strategy));
+      }
+      ScalableBloomFilter<Object> lib = b.build();
       List<Key> added = new ArrayList<>();
       for (int i = 0; i < 1000; i++) {
         Key key = randomKey(rnd, 1);
@@ -264,7 +296,8 @@ class SpecReaderTest {
       }
       SpecReader.Scalable s = (SpecReader.Scalable) SpecReader.readFile(bytes(lib));
       assertThat(s.layers()).hasSize(lib.layerStats().size()).hasSizeGreaterThan(3);
-      assertThat(s.strategy()).isEqualTo(blocked ? 2 : 1);
+      assertThat(s.strategy()).isEqualTo(strategy);
+      assertThat(s.layers()).extracting(SpecReader.Record::strategy).containsOnly(strategy);
       long count = 0;
       for (SpecReader.Record layer : s.layers()) {
         count += layer.count();
@@ -272,10 +305,10 @@ class SpecReaderTest {
       assertThat(count).isEqualTo(lib.count());
       for (int i = 0; i < 20_000; i++) {
         Key key = i % 4 == 0 ? added.get(rnd.nextInt(added.size())) : randomKey(rnd, 1);
-        assertThat(s.mightContain(key.bytes())).isEqualTo(lib.mightContain(key.value()));
+        assertThat(s.mightContain(key.bytesFor(strategy))).isEqualTo(lib.mightContain(key.value()));
       }
       for (Key key : added) {
-        assertThat(s.mightContain(key.bytes())).isTrue();
+        assertThat(s.mightContain(key.bytesFor(strategy))).isTrue();
       }
     }
   }
@@ -409,6 +442,45 @@ class SpecReaderTest {
     }
   }
 
+  /** The golden files of strategies 4 and 5: the spec's XXH3 probes of the items are exactly their bits. */
+  @Test
+  void goldenFilesOfStrategiesFourAndFiveParseAsDocumented() throws Exception {
+    String[] hexes = {FilterFormatGoldenTest.GOLDEN_XXH3_HEX, FilterFormatGoldenTest.GOLDEN_BLOCKED_XXH3_HEX};
+    List<List<Object>> headers = List.of(List.of(1, 4, 64L, 3, 10L, 0.1, 3L), List.of(2, 5, 512L, 19, 10L, 0.1, 3L));
+    for (int f = 0; f < hexes.length; f++) {
+      SpecReader.Record r = (SpecReader.Record) SpecReader.readFile(HEX.parseHex(hexes[f]));
+      assertThat(List.of(r.version(), r.keyType())).containsExactly(2, 1);
+      assertThat(List.<Object>of(r.type(), r.strategy(), r.m(), r.k(), r.n(), r.p(), r.count()))
+          .isEqualTo(headers.get(f));
+      long[] words = new long[r.payload().length];
+      for (String key : FilterFormatGoldenTest.ITEMS) {
+        long[] h = SpecReader.xxh3Pair(SpecReader.utf16le(key));
+        for (long x : SpecReader.probesOfStrategy(r.strategy(), h, r.m(), r.k())) {
+          words[(int) (x / 64)] |= 1L << (x % 64);
+        }
+        assertThat(r.mightContain(SpecReader.utf16le(key))).isTrue();
+      }
+      assertThat(r.payload()).containsExactly(words);
+    }
+    SpecReader.Scalable s = (SpecReader.Scalable) SpecReader.readFile(HEX.parseHex(ScalableFormatTest.GOLDEN_XXH3_HEX));
+    assertThat(List.of(s.strategy(), s.n0(), s.p(), s.s(), s.r(), s.cap())).isEqualTo(List.of(4, 4L, 0.1, 2, 0.9, 0L));
+    assertThat(s.layers()).extracting(SpecReader.Record::strategy).containsExactly(4, 4);
+    assertThat(s.layers()).extracting(SpecReader.Record::count).containsExactly(4L, 1L);
+    long[][] layerWords = {new long[1], new long[2]};
+    for (int i = 0; i < ScalableFormatTest.ITEMS.length; i++) {
+      String key = ScalableFormatTest.ITEMS[i];
+      int layer = i < 4 ? 0 : 1; // apple .. damson fill layer 0, elder goes to layer 1
+      long m = s.layers().get(layer).m();
+      for (long x : SpecReader.standardProbes(SpecReader.xxh3(SpecReader.utf16le(key)),
+          SpecReader.splitMix64(SpecReader.xxh3(SpecReader.utf16le(key))), m, 7)) {
+        layerWords[layer][(int) (x / 64)] |= 1L << (x % 64);
+      }
+      assertThat(s.mightContain(SpecReader.utf16le(key))).isTrue();
+    }
+    assertThat(s.layers().get(0).payload()).containsExactly(layerWords[0]);
+    assertThat(s.layers().get(1).payload()).containsExactly(layerWords[1]);
+  }
+
   // ------------------------------------------------------------------ 5. rejections: spec vs library
 
   /** The library's verdict on a whole file: its reader for the type accepts, and no byte follows. */
@@ -482,7 +554,16 @@ class SpecReaderTest {
     filters.add(ScalableBloomFilter.create(funnelOf(1), 2, 0.1)); // 60 keys: 5 layers, rates past pow's
     filters.add(ScalableBloomFilter.builder(funnelOf(1)).initialCapacity(8).fpp(0.1).blocked().growthFactor(3)
         .maxBitSize(1 << 20).build());
-    int[] keyTypes = {1, 2, 1, 3, 4, 1, 1, 1};
+    // The filters above of strategies 4 and 5 (the defaults) again with the MurmurHash3 strategies 1 and 2.
+    filters.add(BloomFilter.builder(funnelOf(2)).expectedInsertions(100).fpp(0.01)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build());
+    filters.add(BloomFilter.builder(funnelOf(1)).expectedInsertions(100).fpp(0.01).blocked()
+        .hashStrategy(HashStrategy.MURMUR3_128_BLOCKED).build());
+    filters.add(ScalableBloomFilter.builder(funnelOf(1)).initialCapacity(2).fpp(0.1)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build());
+    filters.add(ScalableBloomFilter.builder(funnelOf(1)).initialCapacity(8).fpp(0.1).blocked().growthFactor(3)
+        .hashStrategy(HashStrategy.MURMUR3_128_BLOCKED).maxBitSize(1 << 20).build());
+    int[] keyTypes = {1, 2, 1, 3, 4, 1, 1, 1, 2, 1, 1, 1};
     for (int j = 0; j < filters.size(); j++) {
       for (int i = 0; i < 60; i++) {
         filters.get(j).add(randomKey(rnd, keyTypes[j]).value());
@@ -492,7 +573,8 @@ class SpecReaderTest {
       files.add(bytes(f));
     }
     for (String hex : new String[] {FilterFormatGoldenTest.GOLDEN_V1_HEX, CountingFormatTest.GOLDEN_V1_HEX,
-        ScalableFormatTest.GOLDEN_V1_HEX}) {
+        ScalableFormatTest.GOLDEN_V1_HEX, FilterFormatGoldenTest.GOLDEN_XXH3_HEX,
+        FilterFormatGoldenTest.GOLDEN_BLOCKED_XXH3_HEX, ScalableFormatTest.GOLDEN_XXH3_HEX}) {
       files.add(HEX.parseHex(hex));
     }
     return files;
@@ -628,7 +710,7 @@ class SpecReaderTest {
     assertThat(rules.keySet()).containsAll(List.of("not a concurrent-bloom filter", "truncated", "truncated header",
         "magic", "version", "type", "strategy", "byte 7", "m", "k", "n", "p", "count", "L", "blocked m", "guava m",
         "truncated payload", "CRC", "past m", "bytes after the record", "growth parameters", "layer count L",
-        "layer version", "layer key type", "layer type", "layer n", "layer p", "layer count above n", "cap",
+        "layer version", "layer key type", "layer type", "layer strategy", "layer n", "layer p", "layer count above n", "cap",
         "truncated trailer"));
     assertThat(accepted).as("some mutants stay valid (so acceptance is compared too)").isBetween(100, mutants / 2);
   }
@@ -739,7 +821,8 @@ class SpecReaderTest {
   /** HASHING.md section 3: the standard layout's table, and the golden file's per-key bits. */
   @Test
   void standardWorkedExample() {
-    BloomFilter<CharSequence> f = BloomFilter.create(Funnels.stringFunnel(), 10_000, 0.01);
+    BloomFilter<CharSequence> f = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10_000).fpp(0.01)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
     assertThat(f.bitSize()).isEqualTo(95_872);
     assertThat(f.hashFunctions()).isEqualTo(7);
     long m = 95_872;
@@ -768,7 +851,8 @@ class SpecReaderTest {
     for (int i = 0; i < keys.length; i++) {
       long[] h = SpecReader.murmur3(SpecReader.utf8(keys[i]));
       assertThat(SpecReader.standardProbes(h[0], h[1], 64, 3)).containsExactly(golden[i]);
-      BloomFilter<CharSequence> one = BloomFilter.create(Funnels.stringFunnel(), 10, 0.1);
+      BloomFilter<CharSequence> one = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10).fpp(0.1)
+          .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
       one.add(keys[i]);
       assertThat(setBits(one.currentWords())).isEqualTo(sorted(golden[i]));
     }
@@ -777,8 +861,8 @@ class SpecReaderTest {
   /** HASHING.md section 4: the blocked layout's table. */
   @Test
   void blockedWorkedExample() {
-    BloomFilter<CharSequence> f =
-        BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10_000).fpp(0.01).blocked().build();
+    BloomFilter<CharSequence> f = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10_000).fpp(0.01)
+        .blocked().hashStrategy(HashStrategy.MURMUR3_128_BLOCKED).build();
     assertThat(f.bitSize()).isEqualTo(99_328);
     assertThat(f.hashFunctions()).isEqualTo(6);
     assertThat(SpecReader.blockOf(EXAMPLE_H1, 99_328)).isEqualTo(70);
@@ -903,5 +987,198 @@ class SpecReaderTest {
     assertThat(f.remove("key45")).isTrue();
     assertThat(f.currentWords()).containsExactly(0, 0, 0, 0);
     assertThat(f.mightContain("key45")).isFalse();
+  }
+
+  // ------------------------------------------------------------------ 7. strategies 4 and 5 (XXH3-64)
+
+  /*
+   * Worked examples of strategies 4 and 5, for docs/HASHING.md (asserted below, so they stay exact).
+   *
+   * h1 = XXH3-64, seed 0, of the key bytes; h2 = SplitMix64 finalizer of h1. A string's key bytes are its
+   * UTF-16 code units, 2 bytes little-endian each; a long's are its 8 bytes little-endian.
+   *
+   *   key        key bytes (hex)          h1                   h2
+   *   "hello"    680065006c006c006f00     0x6e1b911f175fbac2   0xb6d72fb5f5ce4749
+   *   ""         (none)                   0x2d06800538d394c2   0x59b0ed710b28abee
+   *   42L        2a00000000000000         0xd5a6f8c838df27c8   0xf0279f3d3a3490bc
+   *
+   * Strategy 4 (standard layout), m = 1000 bits, k = 4: x = fastRange(h1, m), y = fastRange(h2, m), then
+   * per probe i = 1..k: set bit x; x = (x + y) mod m; y = (y + i) mod m.
+   *
+   *   key        x0    y0    bit positions, in probe order
+   *   "hello"    430   714   430, 144, 859, 576
+   *   ""         175   350   175, 525, 876, 229
+   *   42L        834   938   834, 772, 711, 652
+   *
+   * Strategy 5 (blocked layout), m = 2048 bits (B = 4 blocks of 512), k = 4: block = fastRange(h1, B);
+   * position i = top 9 bits of h2 * C^i mod 2^64, C = 0x9E3779B97F4A7C15; bit = 512 * block + position.
+   *
+   *   key        block   positions in block     bit positions
+   *   "hello"    1       365, 405, 108, 7       877, 917, 620, 519
+   *   ""         0       179, 455, 354, 472     179, 455, 354, 472
+   *   42L        3       480, 169, 286, 463     2016, 1705, 1822, 1999
+   */
+
+  private static final Object[] XXH3_KEYS = {"hello", "", 42L};
+  private static final String[] XXH3_KEY_BYTES = {"680065006c006c006f00", "", "2a00000000000000"};
+  private static final long[] XXH3_H1 = {0x6e1b911f175fbac2L, 0x2d06800538d394c2L, 0xd5a6f8c838df27c8L};
+  private static final long[] XXH3_H2 = {0xb6d72fb5f5ce4749L, 0x59b0ed710b28abeeL, 0xf0279f3d3a3490bcL};
+
+  /** The spec's key bytes of a worked-example key under strategies 4 and 5. */
+  private static byte[] xxh3KeyBytes(Object key) {
+    return key instanceof Long ? SpecReader.longBytes((Long) key) : SpecReader.utf16le((String) key);
+  }
+
+  /** A strategy 4 or 5 filter of this layout holding only {@code key}. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static BloomFilter<Object> filterOf(Layout layout, Object key) {
+    Funnel<Object> funnel = key instanceof Long ? (Funnel) Funnels.longFunnel() : (Funnel) Funnels.stringFunnel();
+    BloomFilter<Object> f = BloomFilter.withLayout(funnel, layout);
+    assertThat(f.add(key)).isTrue();
+    return f;
+  }
+
+  /** The key bytes, h1 and h2 of the worked examples: the spec's, the library's and the table's. */
+  @Test
+  void xxh3HashWorkedExample() {
+    for (int i = 0; i < XXH3_KEYS.length; i++) {
+      Object key = XXH3_KEYS[i];
+      byte[] bytes = xxh3KeyBytes(key);
+      assertThat(HEX.formatHex(bytes)).isEqualTo(XXH3_KEY_BYTES[i]);
+      assertThat(SpecReader.xxh3(bytes)).as("h1 of %s", key).isEqualTo(XXH3_H1[i]);
+      assertThat(SpecReader.splitMix64(XXH3_H1[i])).as("h2 of %s", key).isEqualTo(XXH3_H2[i]);
+      long libH1 = key instanceof Long ? Xxh3Keys.of((Long) key, Funnels.longFunnel())
+          : Xxh3Keys.of((String) key, Funnels.stringFunnel());
+      assertThat(libH1).isEqualTo(XXH3_H1[i]);
+      assertThat(Xxh3Keys.second(libH1)).isEqualTo(XXH3_H2[i]);
+      System.out.printf("strategy 4/5: key %s, bytes %s, h1 0x%016x, h2 0x%016x%n", key instanceof Long ? key + "L"
+          : "\"" + key + "\"", XXH3_KEY_BYTES[i], XXH3_H1[i], XXH3_H2[i]);
+    }
+  }
+
+  /** Strategy 4, m = 1000, k = 4: the table's x0, y0 and bits, the spec's and the library's. */
+  @Test
+  void standardStrategyFourWorkedExample() {
+    long m = 1000;
+    int k = 4;
+    long[] x0 = {430, 175, 834};
+    long[] y0 = {714, 350, 938};
+    long[][] positions = {{430, 144, 859, 576}, {175, 525, 876, 229}, {834, 772, 711, 652}};
+    for (int i = 0; i < XXH3_KEYS.length; i++) {
+      long x = SpecReader.fastRange(XXH3_H1[i], m);
+      long y = SpecReader.fastRange(XXH3_H2[i], m);
+      assertThat(x).isEqualTo(x0[i]);
+      assertThat(y).isEqualTo(y0[i]);
+      for (int p = 1; p <= k; p++) {
+        assertThat(x).isEqualTo(positions[i][p - 1]);
+        x = (x + y) % m;
+        y = (y + p) % m;
+      }
+      assertThat(SpecReader.standardProbes(XXH3_H1[i], XXH3_H2[i], m, k)).containsExactly(positions[i]);
+      BloomFilter<Object> f =
+          filterOf(new StandardLayout(m, k, HashStrategy.XXH3_64_ENHANCED_DOUBLE), XXH3_KEYS[i]);
+      assertThat(setBits(f.currentWords())).isEqualTo(sorted(positions[i]));
+      System.out.printf("strategy 4, m = %d, k = %d: key %s, x0 %d, y0 %d, bits %s%n", m, k, XXH3_KEYS[i], x0[i],
+          y0[i], Arrays.toString(positions[i]));
+    }
+  }
+
+  /** Strategy 5, m = 2048 (4 blocks), k = 4: the table's block, in-block positions and bits. */
+  @Test
+  void blockedStrategyFiveWorkedExample() {
+    long m = 2048;
+    int k = 4;
+    long[] blocks = {1, 0, 3};
+    int[][] inBlock = {{365, 405, 108, 7}, {179, 455, 354, 472}, {480, 169, 286, 463}};
+    long[][] global = {{877, 917, 620, 519}, {179, 455, 354, 472}, {2016, 1705, 1822, 1999}};
+    for (int i = 0; i < XXH3_KEYS.length; i++) {
+      assertThat(SpecReader.blockOf(XXH3_H1[i], m)).isEqualTo(blocks[i]);
+      long h = XXH3_H2[i];
+      for (int p = 0; p < k; p++) {
+        assertThat(h >>> 55).isEqualTo(inBlock[i][p]);
+        assertThat(512 * blocks[i] + inBlock[i][p]).isEqualTo(global[i][p]);
+        h *= SpecReader.BLOCK_REMIX;
+      }
+      assertThat(SpecReader.inBlock(XXH3_H2[i], k)).containsExactly(inBlock[i]);
+      assertThat(SpecReader.blockedProbes(XXH3_H1[i], XXH3_H2[i], m, k)).containsExactly(global[i]);
+      BloomFilter<Object> f = filterOf(new BlockedLayout(m, k, HashStrategy.XXH3_64_BLOCKED), XXH3_KEYS[i]);
+      assertThat(setBits(f.currentWords())).isEqualTo(sorted(global[i]));
+      System.out.printf("strategy 5, m = %d, k = %d: key %s, block %d, in block %s, bits %s%n", m, k, XXH3_KEYS[i],
+          blocks[i], Arrays.toString(inBlock[i]), Arrays.toString(global[i]));
+    }
+  }
+
+  /**
+   * The key bytes of strategies 4 and 5, the spec's against the library's h1: strings as UTF-16LE code
+   * units (non-ASCII chars, surrogate pairs and unpaired surrogates as they are, not as UTF-8 or '?'),
+   * through the string funnel, a StringBuilder, and a custom funnel's putString and putLong.
+   */
+  @Test
+  void xxh3KeyBytesAreUtf16CodeUnits() {
+    String mixed = "a\u00e9\u20ac\uD83D\uDE00" + "\uD83Dz\uDE00";
+    assertThat(HEX.formatHex(SpecReader.utf16le(mixed))).isEqualTo("6100e900ac203dd800de" + "3dd87a0000de");
+    Funnel<String> custom = (item, sink) -> sink.putString(item);
+    Funnel<String> pair = (item, sink) -> sink.putString(item).putLong(item.length());
+    SplittableRandom rnd = new SplittableRandom(0x5EED13L);
+    List<String> strings = new ArrayList<>(List.of(mixed, "\uD800", "\uDFFF", "x\uDBFF", "\uDC00y", "\uD83D\uDE00",
+        "Gr\u00fc\u00dfe aus Z\u00fcrich", ""));
+    for (int i = 0; i < 20_000; i++) {
+      strings.add(randomString(rnd));
+    }
+    for (String s : strings) {
+      long spec = SpecReader.xxh3(SpecReader.utf16le(s));
+      assertThat(Xxh3Keys.of(s, Funnels.stringFunnel())).as(s).isEqualTo(spec);
+      assertThat(Xxh3Keys.of(new StringBuilder(s), Funnels.stringFunnel())).isEqualTo(spec);
+      assertThat(Xxh3Keys.of(s, custom)).isEqualTo(spec);
+      ByteArrayOutputStream both = new ByteArrayOutputStream();
+      both.writeBytes(SpecReader.utf16le(s));
+      both.writeBytes(SpecReader.longBytes(s.length()));
+      assertThat(Xxh3Keys.of(s, pair)).isEqualTo(SpecReader.xxh3(both.toByteArray()));
+    }
+    for (int i = 0; i < 2000; i++) {
+      long v = rnd.nextLong();
+      assertThat(Xxh3Keys.of(v, Funnels.longFunnel())).isEqualTo(SpecReader.xxh3(SpecReader.longBytes(v)));
+    }
+  }
+
+  /**
+   * Strings with non-ASCII chars, surrogate pairs and an unpaired surrogate in strategy 4 and 5 files,
+   * standard, blocked and scalable: the spec reader, hashing their UTF-16LE bytes, answers as the library.
+   */
+  @Test
+  void xxh3FilesOfAwkwardStringsAgreeWithTheLibrary() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(0x5EED14L);
+    List<MembershipFilter<Object>> filters = List.of(
+        BloomFilter.builder(funnelOf(1)).expectedInsertions(500).fpp(0.01).build(),
+        BloomFilter.builder(funnelOf(1)).expectedInsertions(500).fpp(0.01).blocked().build(),
+        ScalableBloomFilter.builder(funnelOf(1)).initialCapacity(50).fpp(0.01).build(),
+        ScalableBloomFilter.builder(funnelOf(1)).initialCapacity(50).fpp(0.01).blocked().build());
+    String[] fixed = {"\uD800", "caf\u00e9", "\uD83D\uDE00 smile", "lone \uDC01 low", "high \uDBFF", "\u20ac\u20ac"};
+    for (MembershipFilter<Object> f : filters) {
+      List<String> added = new ArrayList<>(List.of(fixed));
+      for (int i = 0; i < 400; i++) {
+        added.add(randomString(rnd));
+      }
+      for (String s : added) {
+        f.add(s);
+      }
+      Object read = SpecReader.readFile(bytes(f));
+      java.util.function.Predicate<byte[]> spec = read instanceof SpecReader.Record
+          ? ((SpecReader.Record) read)::mightContain : ((SpecReader.Scalable) read)::mightContain;
+      int strategy = read instanceof SpecReader.Record ? ((SpecReader.Record) read).strategy()
+          : ((SpecReader.Scalable) read).strategy();
+      assertThat(strategy).isIn(4, 5);
+      for (String s : added) {
+        assertThat(spec.test(SpecReader.utf16le(s))).as(s).isTrue();
+      }
+      int maybes = 0;
+      for (int i = 0; i < 20_000; i++) {
+        String s = randomString(rnd);
+        boolean lib = f.mightContain(s);
+        assertThat(spec.test(SpecReader.utf16le(s))).as(s).isEqualTo(lib);
+        maybes += lib ? 1 : 0;
+      }
+      assertThat(maybes).as("false positives among 20000 fresh strings").isLessThan(2000);
+    }
   }
 }
