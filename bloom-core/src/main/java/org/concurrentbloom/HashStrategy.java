@@ -37,8 +37,8 @@ public enum HashStrategy {
     this.id = id;
   }
 
-  /** True for the strategies that hash with XXH3-64 ({@link Xxh3Keys}) rather than MurmurHash3. */
-  boolean isXxh3() {
+  /** True for the strategies that hash with XXH3-64 (4 and 5) rather than MurmurHash3. */
+  public boolean isXxh3() {
     return this == XXH3_64_ENHANCED_DOUBLE || this == XXH3_64_BLOCKED;
   }
 

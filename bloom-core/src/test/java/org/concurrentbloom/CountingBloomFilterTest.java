@@ -16,10 +16,13 @@ class CountingBloomFilterTest {
     return CountingBloomFilter.create(Funnels.stringFunnel(), n, p);
   }
 
-  /** The distinct counters {@code item} uses in {@code filter}'s shape, found by adding it alone. */
+  /**
+   * The distinct counters {@code item} uses in {@code filter}'s shape and hash strategy, found by adding it
+   * alone (to an emptied copy, which keeps both).
+   */
   static <T> BitSet countersOf(CountingBloomFilter<T> shapeOf, Funnel<? super T> funnel, T item) {
-    CountingBloomFilter<T> alone = CountingBloomFilter.withShape(funnel, shapeOf.counterCount(),
-        shapeOf.hashFunctions());
+    CountingBloomFilter<T> alone = shapeOf.copy();
+    alone.clear();
     alone.add(item);
     return nonZero(alone);
   }
@@ -379,10 +382,17 @@ class CountingBloomFilterTest {
    */
   @Test
   void toBloomFilterIsTheStandardFilterOfTheItemsPresent() {
-    CountingBloomFilter<CharSequence> counting = strings(5_000, 0.01);
-    // The counting filter hashes with strategy 1, so its snapshot is a strategy-1 standard filter.
+    for (HashStrategy strategy : FilterType.COUNTING.strategies()) {
+      toBloomFilterIsTheStandardFilterOfTheItemsPresent(strategy);
+    }
+  }
+
+  private static void toBloomFilterIsTheStandardFilterOfTheItemsPresent(HashStrategy strategy) {
+    CountingBloomFilter<CharSequence> counting = CountingBloomFilter.builder(Funnels.stringFunnel())
+        .expectedInsertions(5_000).fpp(0.01).hashStrategy(strategy).build();
+    // A snapshot has the counting filter's strategy: 4 by default, 1 for files written before it.
     BloomFilter<CharSequence> standard = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(5_000)
-        .fpp(0.01).hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
+        .fpp(0.01).hashStrategy(strategy).build();
     for (int i = 0; i < 4_000; i++) {
       String key = "key" + i;
       counting.add(key);
@@ -396,6 +406,7 @@ class CountingBloomFilterTest {
     assertThat(counting.stuckCounters()).as("no saturation, so counters are exact").isZero();
     BloomFilter<CharSequence> snapshot = counting.toBloomFilter();
     assertThat(snapshot.filterType()).isEqualTo(FilterType.STANDARD);
+    assertThat(snapshot.hashStrategy()).isEqualTo(strategy);
     assertThat(snapshot.bitSize()).isEqualTo(standard.bitSize());
     assertThat(snapshot.hashFunctions()).isEqualTo(standard.hashFunctions());
     assertThat(snapshot.expectedInsertions()).isEqualTo(5_000);

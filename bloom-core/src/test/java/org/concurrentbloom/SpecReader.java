@@ -419,10 +419,10 @@ final class SpecReader {
     if (type < 1 || type > 4) {
       throw new Rejected("type");
     }
-    // Type 1 takes strategy 1 or 4, type 2 takes 2 or 5, type 3 takes 3, type 4 takes 1.
-    boolean admitted = type == 1 ? strategy == 1 || strategy == 4
+    // Types 1 and 4 take strategy 1 or 4, type 2 takes 2 or 5, type 3 takes 3.
+    boolean admitted = type == 1 || type == 4 ? strategy == 1 || strategy == 4
         : type == 2 ? strategy == 2 || strategy == 5
-        : strategy == (type == 4 ? 1 : type);
+        : strategy == 3;
     if (!admitted) {
       throw new Rejected("strategy");
     }

@@ -967,7 +967,8 @@ class SpecReaderTest {
   /** HASHING.md section 6: a counter that two probes of one key hit goes up by one. */
   @Test
   void countingWorkedExample() throws IOException {
-    CountingBloomFilter<CharSequence> f = CountingBloomFilter.create(Funnels.stringFunnel(), 10, 0.1);
+    CountingBloomFilter<CharSequence> f = CountingBloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10)
+        .fpp(0.1).hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
     assertThat(f.counterCount()).isEqualTo(64);
     assertThat(f.hashFunctions()).isEqualTo(3);
     assertThat(libraryHash("key45", Funnels.stringFunnel())).containsExactly(0x2f61506c7b29a6a6L, 0x02c909cb267e7c51L);

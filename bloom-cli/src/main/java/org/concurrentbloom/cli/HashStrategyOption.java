@@ -69,7 +69,7 @@ final class HashStrategyOption implements ITypeConverter<HashStrategyOption.Choi
   }
 
   private static boolean isXxh3(HashStrategy s) {
-    return s == HashStrategy.XXH3_64_ENHANCED_DOUBLE || s == HashStrategy.XXH3_64_BLOCKED;
+    return s.isXxh3();
   }
 
   private static boolean isMurmur3(HashStrategy s) {
