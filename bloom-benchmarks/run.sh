@@ -67,8 +67,9 @@ fi
 started=$(date +%s)
 echo "run.sh: $mode run started $(date '+%Y-%m-%d %H:%M:%S'); log in $log" >&2
 # -bm/-tu repeat the annotations so that a JMH default can never change the unit of the report.
-# RedisBenchmark needs a Redis server and has its own script (run-redis.sh): excluded here.
-"$java_cmd" -jar "$jar" "${jmh_settings[@]}" -e 'redis\.RedisBenchmark' -bm avgt -tu ns -rf json -rff "$result" "$@" 2>&1 | tee "$log"
+# RedisBenchmark needs a Redis server and has its own script (run-redis.sh): excluded here. So are the
+# profile benchmarks (docs/PROFILE.md has their command), which measure parts of a lookup, not libraries.
+"$java_cmd" -jar "$jar" "${jmh_settings[@]}" -e 'redis\.RedisBenchmark|\.profile\.' -bm avgt -tu ns -rf json -rff "$result" "$@" 2>&1 | tee "$log"
 elapsed=$(( $(date +%s) - started ))
 echo "run.sh: JMH took $((elapsed / 60)) min $((elapsed % 60)) s" >&2
 

@@ -22,6 +22,9 @@ import java.util.Map;
  * file is all there is to go on; JMH has a writer for it but no reader, and Gson binds it.
  */
 final class JmhResults {
+  /** The package of the profile benchmarks, which the report leaves out. */
+  static final String PROFILE_PACKAGE = ".benchmarks.profile.";
+
   /** The results, in file order, and how the run was configured (from the first result). */
   record Run(List<Result> results, String settings) {}
 
@@ -66,6 +69,9 @@ final class JmhResults {
     for (Entry e : entries) {
       if (e == null) {
         throw new IllegalArgumentException("expected an object for result, found null");
+      }
+      if (String.valueOf(e.benchmark()).contains(PROFILE_PACKAGE)) {
+        continue; // the profile's parts of one lookup, not libraries compared: docs/PROFILE.md reports them
       }
       Metric metric = e.primaryMetric();
       if (metric == null) {

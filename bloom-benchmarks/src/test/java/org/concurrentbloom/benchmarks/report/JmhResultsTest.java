@@ -56,6 +56,21 @@ class JmhResultsTest {
   }
 
   @Test
+  void leavesOutTheProfileBenchmarks() throws IOException {
+    // They have keys and n but no impl parameter, so in a library table they would be a row named "?".
+    Path file = Files.writeString(dir.resolve("with-profile.json"), """
+        [ { "benchmark" : "org.concurrentbloom.benchmarks.profile.ProfileBenchmark.mightContain", "mode" : "avgt",
+            "threads" : 1, "params" : { "keys" : "STRING", "n" : "1000000" },
+            "primaryMetric" : { "score" : 59.1, "scoreError" : 1.0, "scoreUnit" : "ns/op" } },
+          { "benchmark" : "org.concurrentbloom.benchmarks.MightContainBenchmark.mightContain", "mode" : "avgt",
+            "threads" : 1, "params" : { "impl" : "GUAVA", "keys" : "STRING", "n" : "1000000" },
+            "primaryMetric" : { "score" : 212.5, "scoreError" : 7.25, "scoreUnit" : "ns/op" } } ]
+        """, StandardCharsets.UTF_8);
+    assertThat(JmhResults.read(file).results()).singleElement()
+        .satisfies(r -> assertThat(r.params()).containsEntry("impl", "GUAVA"));
+  }
+
+  @Test
   void readsTheMiddleDotOfOlderJmhReleasesMetricNames() throws IOException {
     // Older JMH releases, 1.32 for one, wrote "·gc.alloc.rate.norm" (U+00B7, two bytes in the UTF-8 file).
     Path file = Files.writeString(dir.resolve("jmh-1.32.json"), """
