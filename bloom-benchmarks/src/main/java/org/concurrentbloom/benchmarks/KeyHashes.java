@@ -9,7 +9,8 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * (h1, h2) of a key as bloom-core computes them: MurmurHash3 x64 128, seed 0, of the key's UTF-8 bytes,
+ * (h1, h2) of a key as bloom-core's hash strategy 1 computes them (the thread-safety benchmarks hash their
+ * keys beforehand, so which hash does not matter to them): MurmurHash3 x64 128, seed 0, of the key's UTF-8 bytes,
  * h1 and h2 being the output's two halves read little-endian (docs/HASHING.md). Guava computes the hash;
  * bloom-core's own, allocation-free implementation is not public.
  */

@@ -6,6 +6,7 @@ import com.google.common.hash.Hashing;
 import java.nio.charset.StandardCharsets;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.Funnels;
+import org.concurrentbloom.HashStrategy;
 import org.concurrentbloom.benchmarks.strategies.ConcurrentBits;
 import org.concurrentbloom.benchmarks.strategies.Strategy;
 import org.junit.jupiter.api.Test;
@@ -33,8 +34,10 @@ class KeyHashesTest {
 
   @Test
   void strategiesFedTheseHashesAgreeWithOurFilterOnWhichKeysAreFalsePositives() {
-    // Same hash, same probe math: the strategies' bit positions are bloom-core's standard layout's.
-    BloomFilter<CharSequence> ours = BloomFilter.create(Funnels.stringFunnel(), 5_000, 0.01);
+    // Same hash, same probe math: the strategies' bit positions are those of bloom-core's standard layout
+    // with hash strategy 1, whose hash KeyHashes computes.
+    BloomFilter<CharSequence> ours = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(5_000).fpp(0.01)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
     ConcurrentBits bits = Strategy.ATOMIC_CAS.create(5_000, 0.01);
     long[] added = KeyHashes.ofEmails(0, 5_000);
     for (int i = 0; i < 5_000; i++) {

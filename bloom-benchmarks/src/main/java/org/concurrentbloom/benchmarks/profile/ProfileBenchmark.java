@@ -33,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       package-private code, checked against docs/HASHING.md's vectors by ProfileReplicaTest);
  *   <li>{@link #memoryOnly}: no key at all: the query's (h1, h2) is read from an array computed in
  *       advance, then the filter's bits are tested. There is no public query path taking a hash, so this
- *       runs on {@link EmulatedBits}, a copy of the standard layout's query over the same m, k and bits;
+ *       runs on {@link EmulatedBits}, a copy of the standard layout's query over the same m and k with strategy 1's
+ *       bits (the memory access does not depend on which hash placed them);
  *   <li>{@link #mightContain}: the real thing, {@code BloomFilter.mightContain} (strategy 4), and
  *       {@link #mightContainMurmur3}, the same with strategy 1.
  * </ol>

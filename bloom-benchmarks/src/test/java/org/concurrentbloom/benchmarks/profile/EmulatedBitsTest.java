@@ -3,6 +3,7 @@ package org.concurrentbloom.benchmarks.profile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.HashStrategy;
 import org.concurrentbloom.benchmarks.BenchmarkDefaults;
 import org.concurrentbloom.benchmarks.KeyType;
 import org.concurrentbloom.benchmarks.QueryKeys;
@@ -17,7 +18,9 @@ class EmulatedBitsTest {
   @ParameterizedTest
   @EnumSource(KeyType.class)
   void answersExactlyAsTheRealFilterOnTheBenchmarkQueries(KeyType type) {
-    BloomFilter<Object> filter = BloomFilter.create(ProfileStates.funnel(type), N, BenchmarkDefaults.FPP);
+    // The emulation places strategy 1's bits (BitIndexer), so it is compared with a strategy-1 filter.
+    BloomFilter<Object> filter = BloomFilter.builder(ProfileStates.funnel(type)).expectedInsertions(N)
+        .fpp(BenchmarkDefaults.FPP).hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
     ProfileStates.fill(filter, type, N);
     BitIndexer<Object> indexer = BitIndexer.sized(ProfileStates.funnel(type), N, BenchmarkDefaults.FPP);
     long[] scratch = new long[Math.max(2, indexer.hashFunctions())];
