@@ -40,9 +40,7 @@ final class BlockedLayout extends Layout {
       throw new IllegalArgumentException(
           "a blocked filter's bit count must be a multiple of " + BLOCK_BITS + ", was " + bits);
     }
-    if (!FilterType.BLOCKED.admits(strategy)) {
-      throw new IllegalArgumentException("the blocked layout has no hash strategy " + strategy);
-    }
+    FilterType.BLOCKED.requireAdmitted(strategy);
     this.blocks = bits / BLOCK_BITS;
     this.strategy = strategy;
   }

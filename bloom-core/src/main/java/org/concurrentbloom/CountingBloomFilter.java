@@ -67,11 +67,7 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
   private CountingBloomFilter(Funnel<? super T> funnel, HashStrategy strategy, long counters, int hashFunctions,
       long expectedInsertions, double fpp, long[] words, long count, int maxStripes) {
     this.funnel = Objects.requireNonNull(funnel, "funnel");
-    if (!FilterType.COUNTING.admits(strategy)) {
-      throw new IllegalArgumentException("a counting filter cannot use hash strategy " + strategy.id() + " ("
-          + strategy + "); it takes " + FilterType.COUNTING.strategyList());
-    }
-    this.strategy = strategy;
+    this.strategy = FilterType.COUNTING.requireAdmitted(strategy);
     this.counters = counters;
     this.hashFunctions = hashFunctions;
     this.expectedInsertions = expectedInsertions;

@@ -184,7 +184,13 @@ public enum FilterType {
     return requireBitArray().sized.of(n, p, requireAdmitted(strategy));
   }
 
-  private HashStrategy requireAdmitted(HashStrategy s) {
+  /**
+   * {@code s}, if a filter of this type may have it: the one check of every constructor that takes a
+   * strategy (layouts, layer plans, counting filters).
+   *
+   * @throws IllegalArgumentException naming {@code s} and the strategies this type takes
+   */
+  HashStrategy requireAdmitted(HashStrategy s) {
     if (!admits(s)) {
       throw new IllegalArgumentException("a " + shortName + " filter cannot use hash strategy " + s.id() + " (" + s
           + "); it takes " + strategyList());

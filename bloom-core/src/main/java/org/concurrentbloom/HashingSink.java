@@ -87,7 +87,8 @@ final class HashingSink implements Sink {
     }
   }
 
-  private <T> long xxh3OfFunnelled(T item, Funnel<? super T> funnel) {
+  /** XXH3-64 of what {@code funnel} writes into this sink, which the caller holds. */
+  <T> long xxh3OfFunnelled(T item, Funnel<? super T> funnel) {
     length = 0;
     utf16 = true;
     funnel.funnel(item, this);
@@ -103,13 +104,7 @@ final class HashingSink implements Sink {
       hash(item, funnel);
       return;
     }
-    if (funnel == Funnels.stringFunnel()) {
-      h1 = Xxh3Keys.chars((CharSequence) item);
-    } else if (funnel == Funnels.longFunnel()) {
-      h1 = Xxh3Keys.ofLong((Long) item);
-    } else {
-      h1 = xxh3OfFunnelled(item, funnel);
-    }
+    h1 = Xxh3Keys.of(item, funnel, this);
     h2 = Xxh3Keys.second(h1);
   }
 

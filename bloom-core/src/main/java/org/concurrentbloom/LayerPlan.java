@@ -50,12 +50,8 @@ final class LayerPlan {
     if (!layerType.isScalableLayer()) {
       throw new IllegalArgumentException("a scalable filter's layers cannot be " + layerType.shortName());
     }
-    if (!layerType.admits(layerStrategy)) {
-      throw new IllegalArgumentException("a scalable filter's " + layerType.shortName() + " layers cannot use hash "
-          + "strategy " + layerStrategy.id() + " (" + layerStrategy + "); they take " + layerType.strategyList());
-    }
     this.layerType = layerType;
-    this.layerStrategy = layerStrategy;
+    this.layerStrategy = layerType.requireAdmitted(layerStrategy);
     this.maxBits = maxBits;
     this.layoutOverride = layoutOverride;
   }

@@ -19,10 +19,7 @@ final class StandardLayout extends Layout {
 
   StandardLayout(long bits, int hashFunctions, HashStrategy strategy) {
     super(bits, hashFunctions);
-    if (!FilterType.STANDARD.admits(strategy)) {
-      throw new IllegalArgumentException("the standard layout has no hash strategy " + strategy);
-    }
-    this.strategy = strategy;
+    this.strategy = FilterType.STANDARD.requireAdmitted(strategy);
   }
 
   /** m = -n ln p / (ln 2)^2 in whole words, k = round(-log2 p); see {@link Sizing}. */

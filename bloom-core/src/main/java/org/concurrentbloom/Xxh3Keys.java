@@ -30,13 +30,21 @@ final class Xxh3Keys {
    * collected first ({@link HashingSink#xxh3Of}). Small, so that it inlines into each caller.
    */
   static <T> long of(T item, Funnel<? super T> funnel) {
+    return of(item, funnel, null);
+  }
+
+  /**
+   * {@link #of(Object, Funnel)}, collecting another funnel's bytes in {@code held}, a sink the caller
+   * holds already (a batch), or in the thread's sink if null. The one dispatch of strategies 4 and 5.
+   */
+  static <T> long of(T item, Funnel<? super T> funnel, HashingSink held) {
     if (funnel == Funnels.stringFunnel()) {
       return chars((CharSequence) item);
     }
     if (funnel == Funnels.longFunnel()) {
       return ofLong((Long) item);
     }
-    return HashingSink.xxh3Of(item, funnel);
+    return held != null ? held.xxh3OfFunnelled(item, funnel) : HashingSink.xxh3Of(item, funnel);
   }
 
   /** h1 of a string key: XXH3-64 of its UTF-16LE code units (an unpaired surrogate is hashed as it is). */

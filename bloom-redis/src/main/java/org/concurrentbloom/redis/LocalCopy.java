@@ -24,21 +24,22 @@ final class LocalCopy {
    *     {@code local} has the standard layout; or naming the strategy, unless it has hash strategy 1
    */
   static void requireStandardLayout(BloomFilter<?> local, String refusal) {
-    if (local.filterType() != FilterType.STANDARD) {
-      throw new IllegalArgumentException(refusal + local.filterType().shortName());
-    }
-    String strategy = strategyRefusal(local);
-    if (strategy != null) {
-      throw new IllegalArgumentException(strategy);
+    String why = whyNotKept(local, refusal);
+    if (why != null) {
+      throw new IllegalArgumentException(why);
     }
   }
 
   /**
-   * Why {@code local}'s bits cannot be kept in Redis, whose scripts set the bits of hash strategy 1
-   * (BitIndexer), or null if they can. A filter of another strategy put the same items at other bits: kept
-   * in Redis it would answer "absent" for them.
+   * Why {@code local}'s bits cannot be kept in Redis, or null if they can: Redis holds the standard
+   * layout's bits (the message is then {@code refusal} and the layout's name) of hash strategy 1, whose
+   * offsets its scripts set (BitIndexer). A filter of another strategy put the same items at other bits:
+   * kept in Redis it would answer "absent" for them.
    */
-  static String strategyRefusal(BloomFilter<?> local) {
+  static String whyNotKept(BloomFilter<?> local, String refusal) {
+    if (local.filterType() != FilterType.STANDARD) {
+      return refusal + local.filterType().shortName();
+    }
     if (local.hashStrategy() == BitIndexer.STRATEGY) {
       return null;
     }

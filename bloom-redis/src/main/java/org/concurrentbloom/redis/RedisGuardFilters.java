@@ -18,7 +18,6 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.concurrentbloom.BloomFilter;
-import org.concurrentbloom.FilterType;
 import org.concurrentbloom.guard.GuardFilters;
 import org.concurrentbloom.guard.GuardSpec;
 
@@ -291,9 +290,7 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
   /** Redis keeps the bits of hash strategy 1 only: a snapshot of another strategy is scanned again instead. */
   @Override
   public String refusal(BloomFilter<K> loaded) {
-    return loaded.filterType() != FilterType.STANDARD
-        ? "Redis keeps standard-layout filters only, and the snapshot's is " + loaded.filterType().shortName()
-        : LocalCopy.strategyRefusal(loaded);
+    return LocalCopy.whyNotKept(loaded, "Redis keeps standard-layout filters only, and the snapshot's is ");
   }
 
   @Override
