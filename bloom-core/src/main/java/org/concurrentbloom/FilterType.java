@@ -30,7 +30,10 @@ public enum FilterType {
   COUNTING(4, "counting", "counting Bloom filter (4-bit counters)", "CountingBloomFilter.readFrom", null, null,
       HashStrategy.XXH3_64_ENHANCED_DOUBLE, HashStrategy.MURMUR3_128_ENHANCED_DOUBLE),
   /** Type 5: layers of standard or blocked filters ({@link ScalableBloomFilter}); they carry the strategy. */
-  SCALABLE(5, "scalable", "scalable Bloom filter", "ScalableBloomFilter.readFrom", null, null);
+  SCALABLE(5, "scalable", "scalable Bloom filter", "ScalableBloomFilter.readFrom", null, null),
+  /** Type 6: rotating generations that forget ({@link ExpiringBloomFilter}); strategy 4. */
+  EXPIRING(6, "expiring", "expiring Bloom filter (rotating generations)", "ExpiringBloomFilter.readFrom", null, null,
+      HashStrategy.XXH3_64_ENHANCED_DOUBLE);
 
   /** A layout of exactly m bits and k probes. */
   interface Shaped {
