@@ -270,9 +270,9 @@ final class FilterFormat {
   private static Header parseHeader(ByteBuffer b) throws IOException {
     int version = readVersion(b);
     FilterType type = readType(b);
-    if (type == FilterType.SCALABLE) {
-      throw new IOException("filter type " + type.id() + " is a scalable Bloom filter: read it with "
-          + type.reader() + ", not BloomFilter.readFrom");
+    if (type == FilterType.SCALABLE || type == FilterType.EXPIRING) {
+      throw new IOException("filter type " + type.id() + " is " + (type == FilterType.SCALABLE ? "a scalable"
+          : "an expiring") + " Bloom filter: read it with " + type.reader() + ", not BloomFilter.readFrom");
     }
     int strategyId = b.get() & 0xFF;
     HashStrategy strategy = readableStrategy(strategyId);

@@ -18,6 +18,7 @@ final class FilterTypeTest {
     expected.put(FilterType.GUAVA, "3 guava 3 [3]");
     expected.put(FilterType.COUNTING, "4 counting 4 [1, 4]");
     expected.put(FilterType.SCALABLE, "5 scalable - []");
+    expected.put(FilterType.EXPIRING, "6 expiring 4 [4]");
     Map<FilterType, String> actual = new LinkedHashMap<>();
     for (FilterType t : FilterType.values()) {
       List<Integer> admitted = t.strategies().stream().map(HashStrategy::id).sorted().toList();
@@ -51,7 +52,7 @@ final class FilterTypeTest {
   void unknownIdsAreRefusedByName() {
     assertThatThrownBy(() -> FilterType.ofId(0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("unknown filter type 0; known types: 1 (standard), 2 (blocked), 3 (guava), 4 (counting),"
-            + " 5 (scalable)");
+            + " 5 (scalable), 6 (expiring)");
     assertThatThrownBy(() -> HashStrategy.ofId(-32)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("unknown hash strategy -32");
   }
