@@ -396,6 +396,11 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
         + "]";
   }
 
+  /** For tests: the generations now in use. */
+  ExpiringGenerations generationsForTests() {
+    return generations;
+  }
+
   /** For tests: the steps that recycled a generation since this filter was built or read. */
   long stepsTaken() {
     return generations.stepsTaken();

@@ -24,6 +24,7 @@ class ExpiringBloomFilterContractTest extends MembershipFilterContractTest {
     // Built first so that the builder's checks (n, p) throw before the wrapper exists.
     ExpiringBloomFilter<T> filter = ExpiringBloomFilter.<T>builder(funnel).window(Duration.ofMillis(WINDOW_MILLIS))
         .expectedInsertionsPerWindow(expectedInsertions).fpp(fpp).clock(clock).build();
+    lastClock = clock;
     return new SteadyRate<>(filter, clock, expectedInsertions);
   }
 
@@ -47,7 +48,6 @@ class ExpiringBloomFilterContractTest extends MembershipFilterContractTest {
       this.filter = filter;
       this.clock = clock;
       this.n = n;
-      lastClock = clock;
     }
 
     @Override
