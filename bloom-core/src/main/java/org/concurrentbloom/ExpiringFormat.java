@@ -90,8 +90,9 @@ final class ExpiringFormat {
 
   static ExpiringGenerations read(InputStream in, Funnel<?> funnel, InstantSource clock) throws IOException {
     CRC32C crc = new CRC32C();
-    byte[] fixed = FilterFormat.readHeaderBytes(in, FIXED_HEADER_BYTES, "expiring filter header");
-    crc.update(fixed);
+    // The type first, from the 6 bytes every record starts with: a shorter record of another type must be
+    // sent to its reader, not called truncated.
+    byte[] fixed = FilterFormat.readHeaderBytes(in, 6, "expiring filter header");
     ByteBuffer b = ByteBuffer.wrap(fixed);
     int version = FilterFormat.readVersion(b);
     FilterType type = FilterFormat.readType(b);
@@ -103,6 +104,11 @@ final class ExpiringFormat {
       throw new IOException("an expiring filter (type 6) exists only in format version " + FilterFormat.VERSION
           + ", but the file says version " + version);
     }
+    fixed = java.util.Arrays.copyOf(fixed, FIXED_HEADER_BYTES);
+    FilterFormat.readFully(in, fixed, 6, FIXED_HEADER_BYTES - 6, "expiring filter header");
+    crc.update(fixed);
+    b = ByteBuffer.wrap(fixed);
+    b.position(6);
     int strategy = b.get() & 0xFF;
     if (strategy != HashStrategy.XXH3_64_ENHANCED_DOUBLE.id()) {
       throw new IOException("an expiring filter takes hash strategy " + HashStrategy.XXH3_64_ENHANCED_DOUBLE.id()
