@@ -39,9 +39,11 @@ import redis.clients.jedis.UnifiedJedis;
  * {@code millis()} is sent with every call. Redis still expires keys on its own clock, so the script
  * sets each key's expiry to the server's now plus the time, on the caller's clock, until the generation
  * is forgotten: a test clock far from real time never makes Redis drop a generation still remembered,
- * nor keep one for ever. Expiries are only ever raised ({@code GT}), and the current slot never goes
- * below the highest slot an add has used, so a clock that steps back causes no false negative. Every
- * instance of one filter must use the same kind of clock (it is part of the stored shape).
+ * nor keep one for ever. (That assumes the caller's clock runs at least as fast as the server's: one
+ * that stands still for longer than a generation's remaining retention lets Redis drop it early.)
+ * Expiries are only ever raised ({@code GT}), and the current slot never goes below the highest slot an
+ * add has used, so a clock that steps back causes no false negative. Every instance of one filter must
+ * use the same kind of clock (it is part of the stored shape).
  *
  * <h2>Thread safety and failures</h2>
  * Instances are immutable and every method may be called from any thread, as the client may. Each add,
