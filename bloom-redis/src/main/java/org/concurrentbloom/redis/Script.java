@@ -10,8 +10,8 @@ import java.util.HexFormat;
 
 /**
  * One of the Lua scripts in this package's resources, with the shared prelude prepended (shape.lua, and
- * for the shared guard's scripts gen.lua after it), and its SHA-1, which is the name EVALSHA calls it
- * by. Immutable; docs/REDIS.md states each script's contract.
+ * after it gen.lua for the shared guard's scripts, exp.lua for the expiring filter's), and its SHA-1,
+ * which is the name EVALSHA calls it by. Immutable; docs/REDIS.md states each script's contract.
  */
 final class Script {
   static final Script ADD = load("add");
@@ -30,6 +30,12 @@ final class Script {
   static final Script GUARD_ABANDON = guard("guard-abandon");
   static final Script LOCK_RENEW = guard("lock-renew");
   static final Script LOCK_RELEASE = guard("lock-release");
+  // The expiring filter's scripts (docs/REDIS.md, "Expiring filters on Redis"), with the prelude exp.lua too.
+  static final Script EXP_OPEN = expiring("exp-open");
+  static final Script EXP_ADD = expiring("exp-add");
+  static final Script EXP_QUERY = expiring("exp-query");
+  static final Script EXP_STATS = expiring("exp-stats");
+  static final Script EXP_CLEAR = expiring("exp-clear");
 
   final String name;
   final byte[] source;
@@ -53,6 +59,11 @@ final class Script {
 
   private static Script guard(String name) {
     String source = resource("shape") + "\n" + resource("gen") + "\n" + resource(name);
+    return new Script(name, source.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static Script expiring(String name) {
+    String source = resource("shape") + "\n" + resource("exp") + "\n" + resource(name);
     return new Script(name, source.getBytes(StandardCharsets.UTF_8));
   }
 
