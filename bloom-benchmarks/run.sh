@@ -5,14 +5,17 @@
 #   bloom-benchmarks/run.sh [quick|full] [JMH ARGUMENTS...]
 #
 #   quick  every benchmark at n = 1M only, 1 warm-up and 3 measurement iterations of 1 s:
-#          about 76 cases at some 5 s each. A check that everything works, not numbers to publish.
+#          about 84 cases at some 5 s each. A check that everything works, not numbers to publish.
 #          The default.
 #   full   every case (n = 1M and 10M), 2 warm-up iterations of 1 s and 5 measurement iterations of
-#          2 s: 120 cases, about 28 minutes on 2 cores (12 s of iterations per case plus JVM start
-#          and filling the filter, up to ~7 s for a 10M-key Guava filter).
+#          2 s: 136 cases, about 35 minutes on 2 cores (12 s of iterations per case plus JVM start
+#          and filling the filter, up to ~7 s for a 10M-key Guava filter and 10-20 s for a full
+#          10M-key window of ExpiringBenchmark).
 #
 # Every run compares ours with all the peer libraries in the same JMH run: Guava, Commons Collections,
 # DataSketches, and FastFilter (long keys only, in LongKeysBenchmark); see docs/BENCHMARKS.md, "Peers".
+# ExpiringBenchmark compares the expiring filter with Commons Collections' LayeredBloomFilter; run it
+# alone with the regexp 'ExpiringBenchmark' (docs/BENCHMARKS.md, "Expiring filter (issue 15)").
 #
 # Further arguments go to JMH as they are, e.g. a benchmark regexp to run a subset:
 #   bloom-benchmarks/run.sh quick 'MightContainBenchmark'    or    ... full -p keys=LONG

@@ -26,8 +26,10 @@ final class Cases {
   static final String STRATEGY_CLASS = "StrategyBenchmark";
   private static final String SHARED = "Shared";
   private static final String BATCH_OP = "mightContainAll";
+  /** ExpiringBenchmark's third operation: one expiry step, in µs. */
+  private static final String EXPIRY_STEP_OP = "expiryStep";
   /** Table order: lookups, batch lookups, adds; anything unknown after them. */
-  private static final List<String> OP_ORDER = List.of("mightContain", BATCH_OP, "add");
+  private static final List<String> OP_ORDER = List.of("mightContain", BATCH_OP, "add", EXPIRY_STEP_OP);
   /** The library benchmark whose keys are always long, without a keys parameter. */
   static final String LONG_KEYS_CLASS = "LongKeysBenchmark";
   /**
@@ -45,14 +47,17 @@ final class Cases {
   /**
    * A group of benchmarks compared with one baseline subject: the library against Guava, the
    * thread-safety strategies against {@code synchronized}, the counting filter against Commons
-   * Collections' counting filter, the scalable filter against a standard filter sized up front.
+   * Collections' counting filter, the scalable filter against a standard filter sized up front, the
+   * expiring filter against Commons Collections' layered filter.
    */
   enum Family {
     LIBRARY("", "impl", "GUAVA", "Guava", "?", "?"),
     STRATEGIES("Thread-safety strategies: ", "strategy", "SYNCHRONIZED", "synchronized", "STRING (hashed)", "?"),
     // CountingBenchmark has no keys or n parameter: String keys at its fixed N.
     COUNTING("Counting filter: ", "impl", "COMMONS", "Commons", "STRING", "1000000"),
-    SCALABLE("Scalable filter: ", "impl", "SIZED_UP_FRONT", "sized up front", "?", "?");
+    SCALABLE("Scalable filter: ", "impl", "SIZED_UP_FRONT", "sized up front", "?", "?"),
+    // ExpiringBenchmark: the sliding-window filters, compared with Commons' layered filter.
+    EXPIRING("Expiring filter: ", "impl", "COMMONS_LAYERED", "Commons layered", "?", "?");
 
     final String tablePrefix;
     final String subjectParam;
@@ -91,6 +96,8 @@ final class Cases {
         return Family.COUNTING;
       case "ScalableBenchmark":
         return Family.SCALABLE;
+      case "ExpiringBenchmark":
+        return Family.EXPIRING;
       default:
         return Family.LIBRARY;
     }
@@ -208,6 +215,9 @@ final class Cases {
     if (isStrategy(r)) {
       return "Thread-safety strategies (String keys hashed beforehand, p = 1%)";
     }
+    if (op(r).equals(EXPIRY_STEP_OP)) {
+      return "Expiring filter: one expiry step of a full window (String keys, p = 1%)";
+    }
     if (family(r) != Family.LIBRARY) {
       return family(r).tablePrefix.replace(": ", "") + " (String keys, p = 1%)";
     }
@@ -242,7 +252,10 @@ final class Cases {
       Map.entry("SYNCHRONIZED", "synchronized"),
       Map.entry("SIZED_UP_FRONT", "standard sized up front"),
       Map.entry("SCALABLE_FROM_1K", "scalable from 1k"),
-      Map.entry("SCALABLE_FROM_100K", "scalable from 100k"));
+      Map.entry("SCALABLE_FROM_100K", "scalable from 100k"),
+      Map.entry("OURS_EXPIRING", "ours expiring"),
+      Map.entry("COMMONS_LAYERED", "Commons layered"),
+      Map.entry("COMMONS_LAYERED_CONTAINS", "Commons layered, contains(Hasher)"));
 
   /** Row label and chart series (bar colour): the subject, batch lookups apart from single ones. */
   static String series(Result r) {

@@ -23,7 +23,7 @@ final class MarkdownTables {
     md.append("ns/op is the mean time of one operation in one thread (lower is better); ± is JMH's 99.9% "
         + "confidence half-width (n/a below three iterations, where JMH gives none); median is over the "
         + "measurement iterations. ops/µs is the total rate of all threads. **vs Guava** (or "
-        + "**vs synchronized**, **vs Commons**, **vs sized up front** in their tables) is the baseline's ns/op "
+        + "**vs synchronized**, **vs Commons**, **vs sized up front**, **vs Commons layered** in their tables) is the baseline's ns/op "
         + "divided by the row's: above 1.00× the row is faster. "
         + "Batch rows are compared with Guava's single `mightContain` on the same keys. **vs fastest peer** "
         + "is the same ratio against the quickest other library in that case (Guava, Commons Collections, "
