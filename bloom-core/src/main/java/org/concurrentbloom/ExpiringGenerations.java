@@ -402,8 +402,15 @@ final class ExpiringGenerations {
     }
     long inWord = spread(planes);
     for (int w = 0; w < words.length; w++) {
-      if ((AtomicWords.getAcquire(words, w) & inWord) != 0) {
-        LONGS.getAndBitwiseAnd(words, w, ~inWord);
+      // A compare-and-exchange, not a plain store: adds set bits of the current generation in these same
+      // words meanwhile, and a plain read-modify-write would erase one.
+      long seen = AtomicWords.getAcquire(words, w);
+      while ((seen & inWord) != 0) {
+        long witness = (long) LONGS.compareAndExchange(words, w, seen, seen & ~inWord);
+        if (witness == seen) {
+          break;
+        }
+        seen = witness;
       }
     }
   }
