@@ -54,7 +54,8 @@ final class CreateCommand implements Callable<Integer> {
 
   @Option(names = {"-n", "--expected"}, paramLabel = "N",
       description = "Number of keys the filter is sized for (at least 1); with --window, the keys added "
-          + "per window. Required, except with --scalable.")
+          + "per window at a steady rate (each generation holds one span's share, about N/(G-1)). Required, "
+          + "except with --scalable.")
   private Long expected;
 
   @Option(names = {"-p", "--fpp"}, required = true, paramLabel = "P",

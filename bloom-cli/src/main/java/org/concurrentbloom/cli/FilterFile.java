@@ -168,6 +168,21 @@ final class FilterFile {
     return (ExpiringBloomFilter<Object>) filter;
   }
 
+  /**
+   * Why an expiring filter is above its rate: its total may be well under n, since each generation is
+   * sized for the keys of one span only, n·s/W (the library's per-slot share), so a burst (a large
+   * {@code --input} at once) overfills the current one.
+   */
+  private String expiringOverfill() {
+    ExpiringBloomFilter<Object> e = expiring();
+    long perSpan = (long) Math.ceil((double) e.expectedInsertions() * e.generationSpan().toMillis()
+        / e.window().toMillis());
+    return "a generation holds more than the " + Fmt.keys(perSpan) + " it is sized for (one generation span, "
+        + WindowOption.format(e.generationSpan()) + ", of " + Fmt.count(e.expectedInsertions())
+        + " per window at a steady rate); keys added at once all go into the current generation, so size -n "
+        + "for the rate of the bursts";
+  }
+
   /** The bytes the filter's cells take in memory: whole 64-bit words of bits, or of 4-bit counters. */
   long memoryBytes() {
     long cells = kind == FilterType.COUNTING ? counting().counterCount() : filter.bitSize();
@@ -208,7 +223,10 @@ final class FilterFile {
       return;
     }
     double fpr = filter.estimatedFpp();
-    if (fpr > 1.25 * filter.fpp()) {
+    if (fpr > 1.25 * filter.fpp() && kind == FilterType.EXPIRING) {
+      err.println("bloom: warning: " + path + " has a false-positive rate of about " + Fmt.percent(fpr)
+          + ", above its target " + Fmt.percent(filter.fpp()) + ": " + expiringOverfill());
+    } else if (fpr > 1.25 * filter.fpp()) {
       long distinct = filter.approximateElementCount();
       err.println("bloom: warning: " + path + " has a false-positive rate of about " + Fmt.percent(fpr)
           + ", above its target " + Fmt.percent(filter.fpp()) + ": it holds about "

@@ -87,6 +87,23 @@ class ExpiringCommandsTest {
   }
 
   @Test
+  void aBurstPastOneSpansShareIsWarnedAbout() throws IOException {
+    // n = 700 per day: each generation is sized for one span's share, ceil(700 * 12,342,858 ms / 1 d) = 101
+    // keys; 500 at once overfill it.
+    Path f = dir.resolve("burst.bloom");
+    Result r = CliRunner.run("create", "--window", "24h", "-n", "700", "-p", "0.01", "-o", f.toString(), "-i",
+        keysFile("burst.txt", keys("burst", 500)).toString());
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.errLines()).singleElement().asString().startsWith("bloom: warning: " + f
+        + " has a false-positive rate of about ").contains("a generation holds more than the 101 keys it is sized "
+        + "for (one generation span, 3h 25m 42.858s, of 700 per window at a steady rate)");
+    // The same keys within one span's share: no warning.
+    Result calm = CliRunner.run("create", "--window", "24h", "-n", "7000", "-p", "0.01", "-o", f.toString(), "-i",
+        dir.resolve("burst.txt").toString());
+    assertThat(calm.err()).isEmpty();
+  }
+
+  @Test
   void generationsSetHowSoonAKeyIsForgotten() throws IOException {
     Path f = dir.resolve("g16.bloom");
     assertThat(CliRunner.run("create", "--window", "PT24H", "--generations", "16", "-n", "1000", "-p", "0.01",
