@@ -172,7 +172,7 @@ final class InfoCommand implements Callable<Integer> {
       ExpiringBloomFilter.Generation g = gens.get(i);
       field(out, "generation " + i + ":", g.start() + " to " + g.end() + (g.current() ? " (current)" : "")
           + ", forgotten from " + g.forgottenFrom() + ", " + Fmt.count(g.count()) + " adds counted, "
-          + Fmt.count(g.setBits()) + " of " + f.bitsPerGeneration() + " bits set");
+          + Fmt.count(g.setBits()) + " of " + Fmt.count(f.bitsPerGeneration()) + " bits set");
     }
   }
 
