@@ -27,7 +27,10 @@ import picocli.CommandLine.Spec;
             + "back. FILE is replaced atomically, keeping its owner, group and mode (the update needs "
             + "room for a second copy): if anything fails it is left unchanged. Several runs on one "
             + "file at once take turns (lock file .FILE.lock), so none loses another's keys. The keys "
-            + "are of the key type FILE records (see bloom --help). Prints one summary line."})
+            + "are of the key type FILE records (see bloom --help). Prints one summary line.",
+        "An expiring filter (bloom create --window) takes the keys into its current generation by the wall "
+            + "clock, renewing keys it holds already, and is written back as of now: generations past "
+            + "their time are dropped."})
 final class AddCommand implements Callable<Integer> {
   @ParentCommand
   private BloomCli parent;

@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description = {
         "Create, update, query, inspect and merge Bloom filter files: standard, blocked, "
-            + "Guava-compatible, counting and scalable filters of UTF-8 strings, 64-bit or 32-bit "
-            + "integers, or byte strings.",
+            + "Guava-compatible, counting, scalable and expiring (create --window) filters of UTF-8 "
+            + "strings, 64-bit or 32-bit integers, or byte strings.",
         "",
         "Keys: commands that read keys take KEY arguments and/or --input KEYS, a file (or - for "
             + "standard input) of one key per line in UTF-8. Line ends (LF or CRLF) are removed and "

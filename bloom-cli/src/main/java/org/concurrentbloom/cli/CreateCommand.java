@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.CountingBloomFilter;
+import org.concurrentbloom.ExpiringBloomFilter;
 import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.HashStrategy;
@@ -11,6 +12,7 @@ import org.concurrentbloom.MembershipFilter;
 import org.concurrentbloom.ScalableBloomFilter;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -34,12 +36,13 @@ import picocli.CommandLine.Spec;
             + "percent larger), --guava (Guava's layout: bloom export --guava writes it for Guava), "
             + "--counting (4-bit counters, 4x the memory: bloom remove can take keys out), --scalable "
             + "(grows layer by layer as keys come, keeping the false-positive rate below P; --initial "
-            + "sets the first layer's capacity).",
+            + "sets the first layer's capacity), --window W (expiring: remembers each key for W and "
+            + "forgets it soon after; N is the keys per window, --generations sets how soon).",
         "",
         "Hash strategy: new filters hash keys with XXH3-64 (strategy 4; 5 for --blocked), which releases "
             + "before it cannot read; --hash-strategy murmur3 writes MurmurHash3 (strategy 1; 2 for "
             + "--blocked) as they did, for standard, blocked, scalable and counting filters alike. "
-            + "Guava-compatible filters always use Guava's (3)."})
+            + "Guava-compatible filters always use Guava's (3); expiring ones XXH3-64 (4)."})
 final class CreateCommand implements Callable<Integer> {
   private static final double SCALABLE_FIRST_LAYER_SHARE = 1 - ScalableBloomFilter.Builder.DEFAULT_TIGHTENING_RATIO;
 
@@ -50,7 +53,9 @@ final class CreateCommand implements Callable<Integer> {
   private CommandSpec spec;
 
   @Option(names = {"-n", "--expected"}, paramLabel = "N",
-      description = "Number of keys the filter is sized for (at least 1). Required, except with --scalable.")
+      description = "Number of keys the filter is sized for (at least 1); with --window, the keys added "
+          + "per window at a steady rate (each generation holds one span's share, about N/(G-1)). Required, "
+          + "except with --scalable.")
   private Long expected;
 
   @Option(names = {"-p", "--fpp"}, required = true, paramLabel = "P",
@@ -79,6 +84,9 @@ final class CreateCommand implements Callable<Integer> {
     boolean scalable;
   }
 
+  @Mixin
+  private ExpiringOptions expiring = new ExpiringOptions();
+
   @Option(names = "--initial", paramLabel = "N0",
       description = "With --scalable: the first layer's capacity (default: N if given, else 10000).")
   private Long initial;
@@ -105,9 +113,12 @@ final class CreateCommand implements Callable<Integer> {
     Destination dest = FilterFiles.destination(output);
     FilterType kind = kind();
     HashStrategy strategy = strategy(kind);
+    // An expiring filter's options are checked before the lock, so a bad --window leaves no file behind.
+    ExpiringBloomFilter.Builder<Object> expiringBuilder = kind == FilterType.EXPIRING
+        ? expiring.builder(spec.commandLine(), keyType.funnel(), expected, fpp) : null;
     MembershipFilter<Object> filter;
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
-      filter = newFilter(kind, strategy, keyType.funnel());
+      filter = expiringBuilder != null ? newExpiring(expiringBuilder) : newFilter(kind, strategy, keyType.funnel());
       FilterFile file = new FilterFile(kind, keyType, keyType.keyType, filter);
       long keys = input == null ? 0 : new KeyInput(io, false).forEach(input, file::add);
       FilterFiles.save(dest, io, filter::writeTo);
@@ -123,6 +134,18 @@ final class CreateCommand implements Callable<Integer> {
     }
     if (expected == null && !type.scalable) {
       throw new ParameterException(spec.commandLine(), "missing required option: '--expected=N'");
+    }
+    if (expiring.generations != null && !expiring.requested()) {
+      throw new ParameterException(spec.commandLine(), "--generations is for expiring filters (--window) only");
+    }
+    if (expiring.requested()) {
+      String other = type.blocked ? "--blocked" : type.guava ? "--guava" : type.counting ? "--counting"
+          : type.scalable ? "--scalable" : null;
+      if (other != null) {
+        throw new ParameterException(spec.commandLine(), "--window cannot be combined with " + other
+            + ": an expiring filter has a layout of its own (rotating generations of standard filters)");
+      }
+      return FilterType.EXPIRING;
     }
     if (type.blocked) {
       return FilterType.BLOCKED;
@@ -187,6 +210,13 @@ final class CreateCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "invalid " + what + " / --fpp " + fpp + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The expiring filter, after checking that its bits fit in the heap; it follows the wall clock. */
+  private ExpiringBloomFilter<Object> newExpiring(ExpiringBloomFilter.Builder<Object> b) throws CliException {
+    MemoryCheck.require(b.bitSize() / 8, "an expiring filter for " + Fmt.keys(expected) + " per --window "
+        + expiring.window.text() + " at fpp " + fpp);
+    return b.build();
   }
 
   private CountingBloomFilter<Object> counting(Funnel<Object> funnel, long n, HashStrategy strategy) {

@@ -90,8 +90,8 @@ record FileHeader(int version, FilterType kind, KeyType keyType) {
     return type == FilterType.GUAVA ? "Guava-compatible" : type.shortName();
   }
 
-  /** "a standard filter": for sentences (every noun starts with a consonant sound). */
+  /** "a standard filter", "an expiring filter": for sentences (only "expiring" starts with a vowel sound). */
   static String withArticle(FilterType type) {
-    return "a " + noun(type) + " filter";
+    return (type == FilterType.EXPIRING ? "an " : "a ") + noun(type) + " filter";
   }
 }

@@ -6,8 +6,10 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.CountingBloomFilter;
+import org.concurrentbloom.ExpiringBloomFilter;
 import org.concurrentbloom.FilterType;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.Funnels;
@@ -79,6 +81,9 @@ final class FilterFile {
     MembershipFilter<Object> filter = switch (header.kind()) {
       case COUNTING -> readAll(path, in -> CountingBloomFilter.readFrom(in, funnel));
       case SCALABLE -> readAll(path, in -> ScalableBloomFilter.readFrom(in, funnel));
+      // The wall clock decides what has expired: generations past their time are forgotten on loading,
+      // and a command that writes the filter back writes them empty.
+      case EXPIRING -> readAll(path, in -> ExpiringBloomFilter.readFrom(in, funnel, InstantSource.system()));
       default -> readAll(path, in -> BloomFilter.readFrom(in, funnel));
     };
     return new FilterFile(header.kind(), codec, header.keyType(), filter);
@@ -158,6 +163,26 @@ final class FilterFile {
     return (ScalableBloomFilter<Object>) filter;
   }
 
+  @SuppressWarnings("unchecked")
+  ExpiringBloomFilter<Object> expiring() {
+    return (ExpiringBloomFilter<Object>) filter;
+  }
+
+  /**
+   * Why an expiring filter is above its rate: its total may be well under n, since each generation is
+   * sized for the keys of one span only, n·s/W (the library's per-slot share), so a burst (a large
+   * {@code --input} at once) overfills the current one.
+   */
+  private String expiringOverfill() {
+    ExpiringBloomFilter<Object> e = expiring();
+    long perSpan = (long) Math.ceil((double) e.expectedInsertions() * e.generationSpan().toMillis()
+        / e.window().toMillis());
+    return "a generation holds more than the " + Fmt.keys(perSpan) + " it is sized for (one generation span, "
+        + WindowOption.format(e.generationSpan()) + ", of " + Fmt.count(e.expectedInsertions())
+        + " per window at a steady rate); keys added at once all go into the current generation, so size -n "
+        + "for the rate of the bursts";
+  }
+
   /** The bytes the filter's cells take in memory: whole 64-bit words of bits, or of 4-bit counters. */
   long memoryBytes() {
     long cells = kind == FilterType.COUNTING ? counting().counterCount() : filter.bitSize();
@@ -178,6 +203,8 @@ final class FilterFile {
       case COUNTING -> "m=" + counting().counterCount() + " counters, k=" + counting().hashFunctions();
       case SCALABLE -> scalable().layerCount() + (scalable().layerCount() == 1 ? " layer, " : " layers, ")
           + filter.bitSize() + " bits";
+      case EXPIRING -> "window " + WindowOption.format(expiring().window()) + ", " + expiring().generationCount()
+          + " generations of m=" + expiring().bitsPerGeneration() + " bits, k=" + expiring().hashFunctions();
       default -> "m=" + filter.bitSize() + " bits, k=" + standard().hashFunctions();
     };
     KeyType keys = effectiveKeyType();
@@ -196,7 +223,10 @@ final class FilterFile {
       return;
     }
     double fpr = filter.estimatedFpp();
-    if (fpr > 1.25 * filter.fpp()) {
+    if (fpr > 1.25 * filter.fpp() && kind == FilterType.EXPIRING) {
+      err.println("bloom: warning: " + path + " has a false-positive rate of about " + Fmt.percent(fpr)
+          + ", above its target " + Fmt.percent(filter.fpp()) + ": " + expiringOverfill());
+    } else if (fpr > 1.25 * filter.fpp()) {
       long distinct = filter.approximateElementCount();
       err.println("bloom: warning: " + path + " has a false-positive rate of about " + Fmt.percent(fpr)
           + ", above its target " + Fmt.percent(filter.fpp()) + ": it holds about "

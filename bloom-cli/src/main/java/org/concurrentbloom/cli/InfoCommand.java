@@ -2,10 +2,14 @@ package org.concurrentbloom.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.CountingBloomFilter;
+import org.concurrentbloom.ExpiringBloomFilter;
 import org.concurrentbloom.FilterType;
 import org.concurrentbloom.HashStrategy;
 import org.concurrentbloom.KeyType;
@@ -34,7 +38,12 @@ import picocli.CommandLine.ParentCommand;
             + "filter that was only added to, but summed by merges, so it counts a key in two merged "
             + "filters twice. The estimated fpp comes from the bits, so it holds after merges too.",
         "For a counting filter: counters instead of bits, and the counters stuck at 15. For a scalable "
-            + "filter: its growth parameters and one line per layer."})
+            + "filter: its growth parameters and one line per layer. For an expiring filter (create "
+            + "--window): the window W, the max retention (by then an add is forgotten unless repeated), "
+            + "the span of one generation, the generations G, the bits of each, n per window, and one line "
+            + "per generation still remembered, newest first, with its slot's start and end, the time its "
+            + "keys are forgotten from (ISO-8601, UTC), its adds and bits set; \"(current)\" marks the one "
+            + "adds go to. Counts, fill and estimates cover the remembered generations, by the wall clock."})
 final class InfoCommand implements Callable<Integer> {
 
   @ParentCommand
@@ -64,6 +73,7 @@ final class InfoCommand implements Callable<Integer> {
     switch (f.kind) {
       case COUNTING -> counting(out, f.counting());
       case SCALABLE -> scalable(out, f.scalable());
+      case EXPIRING -> expiring(out, f.expiring());
       default -> standard(out, f.standard());
     }
     field(out, "file size:", Fmt.bytes(FilterFile.fileSize(file)));
@@ -72,11 +82,15 @@ final class InfoCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** How the file's filter hashes: 4 or 1 for standard, counting and scalable files, 5 or 2 for blocked, 3 for Guava's. */
+  /**
+   * How the file's filter hashes: 4 or 1 for standard, counting and scalable files, 5 or 2 for blocked,
+   * 3 for Guava's, 4 for expiring ones.
+   */
   private static HashStrategy strategy(FilterFile f) {
     return switch (f.kind) {
       case COUNTING -> f.counting().hashStrategy();
       case SCALABLE -> f.scalable().hashStrategy();
+      case EXPIRING -> f.expiring().hashStrategy();
       default -> f.standard().hashStrategy();
     };
   }
@@ -133,6 +147,38 @@ final class InfoCommand implements Callable<Integer> {
           + Fmt.probability(layer.fpp()) + ", " + Fmt.count(layer.bitSize()) + " bits, k=" + layer.hashFunctions()
           + ", " + Fmt.count(layer.count()) + " adds counted");
     }
+  }
+
+  private static void expiring(PrintWriter out, ExpiringBloomFilter<Object> f) {
+    // One snapshot for the lines below: generations() runs a step if one is due, so later calls agree.
+    List<ExpiringBloomFilter.Generation> gens = f.generations();
+    field(out, "as of:", Instant.now().truncatedTo(ChronoUnit.MILLIS) + " (the wall clock decides what is forgotten)");
+    field(out, "window:", duration(f.window()) + ": every add is remembered at least this long");
+    field(out, "max retention:", duration(f.maxRetention()) + ": an add is forgotten by then, unless added again");
+    field(out, "generation span:", duration(f.generationSpan()) + ": each generation takes the adds of one span");
+    field(out, "generations (G):", Integer.toString(f.generationCount()));
+    field(out, "bits per generation:", f.bitsPerGeneration() + " (m)");
+    field(out, "hash functions (k):", Integer.toString(f.hashFunctions()));
+    field(out, "expected insertions:", f.expectedInsertions() + " per window");
+    field(out, "target fpp:", Double.toString(f.fpp()));
+    long bits = f.bitSize();
+    field(out, "bits (all generations):", Long.toString(bits));
+    double fill = f.fillRatio();
+    field(out, "fill ratio:", Fmt.ratio(fill) + " (" + Math.round(fill * bits) + " of " + bits + " bits set)");
+    estimates(out, f, "a generation has every bit set");
+    field(out, "remembered:", gens.size() + " of " + f.generationCount() + " generations"
+        + (gens.isEmpty() ? " (every one is past its time: no key is found)" : ", newest first"));
+    for (int i = 0; i < gens.size(); i++) {
+      ExpiringBloomFilter.Generation g = gens.get(i);
+      field(out, "generation " + i + ":", g.start() + " to " + g.end() + (g.current() ? " (current)" : "")
+          + ", forgotten from " + g.forgottenFrom() + ", " + Fmt.count(g.count()) + " adds counted, "
+          + Fmt.count(g.setBits()) + " of " + Fmt.count(f.bitsPerGeneration()) + " bits set");
+    }
+  }
+
+  /** "1d 3h 25m 42.858s (PT27H25M42.858S)": readable, and exact in a form other tools parse. */
+  private static String duration(Duration d) {
+    return WindowOption.format(d) + " (" + d + ")";
   }
 
   private static void targets(PrintWriter out, MembershipFilter<?> f) {

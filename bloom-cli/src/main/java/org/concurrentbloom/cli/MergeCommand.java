@@ -28,7 +28,8 @@ import picocli.CommandLine.ParentCommand;
             + "with the same --expected, --fpp, type and --hash-strategy options (bloom info prints a "
             + "file's hash strategy: one of 1 and 4, or of 2 and 5, puts a key at other bits than the "
             + "other). Scalable filters cannot be merged: a layer would hold the keys of both, past the "
-            + "capacity its false-positive bound depends on.",
+            + "capacity its false-positive bound depends on. Nor can expiring ones: their generations are "
+            + "slots of different clocks.",
         "The result keeps the first filter's sizing targets; its count of adds is the sum of the "
             + "counts (bloom info estimates the distinct keys from the bits). Prints one summary line."})
 final class MergeCommand implements Callable<Integer> {
@@ -60,8 +61,10 @@ final class MergeCommand implements Callable<Integer> {
             + "the result would hold the keys of two layers, twice the capacity its false-positive rate is "
             + "sized for); add the keys of one to the other with bloom add instead");
       }
+      refuseExpiring(firstPath, merged);
       for (Path path : inputs.subList(1, inputs.size())) {
         FilterFile next = FilterFile.load(path, keyType, null, 1.5);
+        refuseExpiring(path, next);
         checkCompatible(firstPath, merged, path, next);
         if (merged.kind == FilterType.COUNTING) {
           merged.counting().merge(next.counting());
@@ -75,6 +78,19 @@ final class MergeCommand implements Callable<Integer> {
       merged.warnIfOverfilled(io.err(), output);
     }
     return 0;
+  }
+
+  /**
+   * Expiring filters are refused whatever the other inputs: each file's generations are slots of its own
+   * clock origin, so generation i of one holds other times' adds than generation i of another, and no
+   * union of them keeps both files' forgetting times.
+   */
+  private static void refuseExpiring(Path path, FilterFile f) throws CliException {
+    if (f.kind == FilterType.EXPIRING) {
+      throw new CliException("cannot merge " + path + ": expiring filters cannot be merged (their generations are "
+          + "slots of different clocks, so no union keeps each key's forgetting time); add the keys of one to the "
+          + "other with bloom add instead");
+    }
   }
 
   private static void checkCompatible(Path firstPath, FilterFile first, Path path, FilterFile next)

@@ -31,7 +31,10 @@ import picocli.CommandLine.Spec;
             + "the exit status is 0 if every key may be in the filter, 1 if any is definitely not, 2 on "
             + "an error. Otherwise the exit status does not depend on the answers.",
         "The keys are of the key type FILE records (a filter of longs takes decimal integers); a key "
-            + "that is not of that type is an error."})
+            + "that is not of that type is an error.",
+        "An expiring filter (bloom create --window) answers by the wall clock: \"maybe\" for every key "
+            + "added within its window, and \"no\" (up to false positives) for one last added longer ago "
+            + "than its max retention (bloom info prints both)."})
 final class QueryCommand implements Callable<Integer> {
   static final String MAYBE = "maybe";
   static final String NO = "no";
