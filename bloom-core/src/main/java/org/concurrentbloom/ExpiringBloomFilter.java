@@ -273,8 +273,9 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
       boolean current) {}
 
   /**
-   * The generations the clock has not retired, newest first; the first is the current one. Runs a step if
-   * one is due. Scans the bits.
+   * The generations the clock has not retired, newest first; the first is the current one. Slots from
+   * before the filter was built are left out, so a new filter lists one. Runs a step if one is due. Scans
+   * the bits.
    */
   public List<Generation> generations() {
     ExpiringGenerations gens = generations;
@@ -285,7 +286,7 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
     long valid = gens.validAt(st, t);
     long[] set = gens.setBitsPerGeneration(valid);
     List<Generation> out = new ArrayList<>();
-    for (long i = cur; i > cur - plan.generations; i--) {
+    for (long i = cur; i > cur - plan.generations && i >= 0; i--) { // slots before the origin held nothing
       int p = gens.generation(i);
       if ((valid & (1L << p)) == 0) {
         continue;

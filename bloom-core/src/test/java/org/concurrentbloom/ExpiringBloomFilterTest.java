@@ -122,7 +122,7 @@ class ExpiringBloomFilterTest {
     for (long i = 0; i < 10_000; i++) {
       assertThat(f.mightContain(i)).isTrue();
     }
-    assertThat(f.generations()).hasSize(8);
+    assertThat(f.generations()).hasSize(1); // the slots before the filter was built are not listed
     assertThat(f.generations().get(0).count()).isEqualTo(f.count());
     assertThat(f.stepsTaken()).isZero();
   }
