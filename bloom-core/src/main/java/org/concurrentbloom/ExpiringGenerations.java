@@ -263,7 +263,14 @@ final class ExpiringGenerations {
   boolean add(long h1, long h2) {
     boolean absent = false;
     boolean first = true;
+    int wrote = -1;
     while (true) {
+      if (wrote >= 0) {
+        // The last try's bits went into a generation that a step may have recycled meanwhile, marking it
+        // clean before they landed: mark it again, or no later step would clear them.
+        INTS.setVolatile(dirty, wrote, 1);
+        wrote = -1;
+      }
       long st = stateVolatile();
       long cur = slotIn(st);
       int p = generation(cur);
@@ -273,6 +280,7 @@ final class ExpiringGenerations {
       long all = allCells(h1, h2);
       if ((all & (1L << p)) == 0) {
         setBits(h1, h2, p);
+        wrote = p;
       }
       long t = now();
       if (first) {

@@ -29,4 +29,9 @@ final class TestClock implements InstantSource {
   long advance(long by) {
     return millis.addAndGet(by);
   }
+
+  /** Sets the clock to {@code update} iff it shows {@code expect}. */
+  boolean compareAndSet(long expect, long update) {
+    return millis.compareAndSet(expect, update);
+  }
 }

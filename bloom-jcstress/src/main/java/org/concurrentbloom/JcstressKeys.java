@@ -67,6 +67,72 @@ final class JcstressKeys {
     return new BlockedLayout(bits, k);
   }
 
+  // ---------------------------------------------------------------- expiring filters
+
+  /** The clock time the expiring tests build their filters at: slot i is [ORIGIN + i·s, ORIGIN + (i+1)·s). */
+  static final long EXPIRING_ORIGIN = 1_000_000;
+  /** W of the expiring tests' filters: 7 s, so that with 8 generations a slot lasts s = 1 s. */
+  static final long EXPIRING_WINDOW = 7_000;
+  static final long EXPIRING_SLOT = 1_000;
+
+  /**
+   * An empty {@link ExpiringBloomFilter} made by the public builder on {@code clock}: W = 7 s, 8
+   * generations (s = 1 s, maxRetention 8 s), 7 items per window at 10%, which gives one item per slot
+   * and generations of 64 cells with 6 probes, 8 cells to a word: 8 words in all, so that different
+   * items' adds race on shared words. Checked here; slot 0 begins at the clock's time.
+   */
+  static ExpiringBloomFilter<Integer> expiring(JcstressClock clock) {
+    ExpiringBloomFilter<Integer> f = ExpiringBloomFilter.builder(Funnels.integerFunnel())
+        .window(java.time.Duration.ofMillis(EXPIRING_WINDOW)).expectedInsertionsPerWindow(7).fpp(0.1)
+        .clock(clock).generations(8).build();
+    if (f.bitsPerGeneration() != 64 || f.hashFunctions() != 6 || f.generationSpan().toMillis() != EXPIRING_SLOT) {
+      throw new IllegalStateException("expected 8 generations of 64 bits, k = 6, s = 1 s; built " + f);
+    }
+    return f;
+  }
+
+  /**
+   * The first {@code count} non-negative ints whose cells are pairwise disjoint in {@link #expiring}'s
+   * generations (cell c is the same cell in every generation, so no item is covered by the others in
+   * any generation or any union of them), each int after the first sharing a word with the first.
+   */
+  static int[] expiringDisjoint(int count) {
+    int[] chosen = new int[count];
+    BitSet taken = new BitSet();
+    BitSet firstWords = null;
+    int found = 0;
+    for (int candidate = 0; found < count; candidate++) {
+      if (candidate > 1_000_000) {
+        throw new IllegalStateException("no " + count + " disjoint keys for the expiring filter");
+      }
+      BitSet bits = expiringBits(candidate);
+      if (bits.cardinality() != 6 || bits.intersects(taken)) {
+        continue;
+      }
+      BitSet words = wordsOf(bits);
+      if (firstWords != null && !words.intersects(firstWords)) {
+        continue;
+      }
+      if (firstWords == null) {
+        firstWords = words;
+      }
+      taken.or(bits);
+      chosen[found++] = candidate;
+    }
+    return chosen;
+  }
+
+  /** The bits {@code key} sets in the interleaved words of an empty {@link #expiring} filter (generation 0). */
+  private static BitSet expiringBits(int key) {
+    JcstressClock clock = new JcstressClock(EXPIRING_ORIGIN);
+    ExpiringBloomFilter<Integer> shape = expiring(clock);
+    ExpiringPlan plan = new ExpiringPlan(shape.expectedInsertions(), shape.fpp(), EXPIRING_WINDOW,
+        shape.generationCount());
+    ExpiringGenerations gens = ExpiringGenerations.empty(plan, clock);
+    new ExpiringBloomFilter<Integer>(Funnels.integerFunnel(), gens, clock).add(key);
+    return BitSet.valueOf(gens.words);
+  }
+
   private static int[] find(Layout layout, int count, boolean shareAWordWithFirst) {
     int[] chosen = new int[count];
     BitSet taken = new BitSet();
