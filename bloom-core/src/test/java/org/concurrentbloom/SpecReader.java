@@ -534,7 +534,9 @@ final class SpecReader {
     Expiring e = new Expiring(version, strategy, keyType, n, p, w, g, k, m, s, origin, c, starts, counts, keptUntil,
         words, (int) total);
     for (int gen = 0; gen < g; gen++) {
-      if (!e.slotStart(e.slotOf(gen)).equals(BigInteger.valueOf(starts[gen]))) {
+      BigInteger exact = e.slotStart(e.slotOf(gen));
+      BigInteger clamped = exact.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE));
+      if (!clamped.equals(BigInteger.valueOf(starts[gen]))) {
         throw new Rejected("generation start");
       }
       if (counts[gen] < 0) {

@@ -1480,20 +1480,23 @@ class SpecReaderTest {
               -origin};
           long delta = deltas[rnd.nextInt(deltas.length)];
           b.putLong(56, origin + delta);
+          boolean saturate = rnd.nextBoolean(); // starts past the long range: saturated, or wrapped
           for (int gen = 0; gen < g; gen++) {
-            b.putLong(80 + 24 * gen, b.getLong(80 + 24 * gen) + delta);
+            long slot = c - Math.floorMod(c - gen, (long) g);
+            b.putLong(80 + 24 * gen, saturate ? saturatedStart(origin + delta, slot, s) : b.getLong(80 + 24 * gen) + delta);
           }
           f = fixExpiringCrc(f);
           break;
         }
-        case 6: { // the current slot moved, the starts following it exactly (in wrapping 64-bit arithmetic)
+        case 6: { // the current slot moved, the starts following it (in saturating or wrapping 64-bit arithmetic)
           long[] slots = {c + 1, c - 1, c + 1 + rnd.nextInt(2 * g), c + rnd.nextLong(1L << 30), (1L << 55) - 1,
               1L << 55, 0, g - 1L, -1};
           long nc = slots[rnd.nextInt(slots.length)];
           b.putLong(64, nc);
+          boolean saturate = rnd.nextBoolean();
           for (int gen = 0; gen < g; gen++) {
             long slot = nc - Math.floorMod(nc - gen, (long) g);
-            b.putLong(80 + 24 * gen, origin + slot * s);
+            b.putLong(80 + 24 * gen, saturate ? saturatedStart(origin, slot, s) : origin + slot * s);
           }
           f = fixExpiringCrc(f);
           break;
@@ -1612,6 +1615,12 @@ class SpecReaderTest {
     } catch (IOException | RuntimeException e) {
       return e.toString();
     }
+  }
+
+  /** origin + slot·s in unbounded integers, clamped to the long range. */
+  private static long saturatedStart(long origin, long slot, long s) {
+    return BigInteger.valueOf(origin).add(BigInteger.valueOf(slot).multiply(BigInteger.valueOf(s)))
+        .max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValueExact();
   }
 
   /** Recomputes a type 6 file's CRC where its length allows. */
