@@ -1384,6 +1384,46 @@ class SpecReaderTest {
     assertThat(maybes).as("both answers occur").isBetween(probes / 20, probes - probes / 20);
   }
 
+  /**
+   * FORMAT.md's type 6 sizing, recomputed by the spec reader, is the builder's for 20,000 random shapes
+   * (n log-uniform to 10^15, p log-uniform down to 10^-300 and up to 1 − 2^-53, W log-uniform over its whole
+   * range, every G): the same s, m and k, and the same pairs refused. No filter is allocated.
+   */
+  @Test
+  void expiringSizingIsTheBuilders() {
+    SplittableRandom rnd = new SplittableRandom(0x5EED63L);
+    int[] gs = {2, 4, 8, 16, 32, 64};
+    int refused = 0;
+    List<String> disagreements = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      long n = Math.max(1, (long) Math.pow(10, 15 * rnd.nextDouble()));
+      double p = rnd.nextInt(20) == 0 ? Math.nextDown(1.0) - rnd.nextInt(3) * 0x1p-53
+          : Math.pow(10, -(rnd.nextInt(10) == 0 ? 300 : 12) * rnd.nextDouble());
+      long w = Math.min(Long.MAX_VALUE / 256, (long) Math.pow(2, 10 + 45.1 * rnd.nextDouble()));
+      int g = gs[rnd.nextInt(gs.length)];
+      if (!(p > 0 && p < 1) || w < 1000) {
+        continue;
+      }
+      long[] spec = SpecReader.expiringSizing(n, p, w, g);
+      long[] lib;
+      try {
+        ExpiringBloomFilter.Builder<Object> b = ExpiringBloomFilter.builder(funnelOf(2)).window(Duration.ofMillis(w))
+            .expectedInsertionsPerWindow(n).fpp(p).generations(g);
+        lib = new long[] {b.generationSpan().toMillis(), b.bitsPerGeneration(), b.hashFunctions()};
+      } catch (IllegalArgumentException e) {
+        lib = null;
+      }
+      refused += lib == null ? 1 : 0;
+      if (!Arrays.equals(spec, lib)) {
+        disagreements.add("n = " + n + ", p = " + p + ", W = " + w + ", G = " + g + ": spec " + Arrays.toString(spec)
+            + ", library " + Arrays.toString(lib));
+      }
+    }
+    assertThat(disagreements.subList(0, Math.min(5, disagreements.size())))
+        .as("%d disagreements (the first 5 shown)", disagreements.size()).isEmpty();
+    assertThat(refused).as("some shapes are too large to build").isBetween(100, 10_000);
+  }
+
   /** Header fields of a type 6 record: offset, width (p at 16 is the double). */
   private static final int[][] EXPIRING_FIELDS = {{8, 8}, {16, 8}, {24, 8}, {32, 4}, {36, 4}, {40, 8}, {48, 8},
       {56, 8}, {64, 8}, {72, 8}};
