@@ -366,6 +366,189 @@ final class SpecReader {
     }
   }
 
+  /**
+   * An expiring file (type 6, FORMAT.md "Type 6: expiring"). {@code starts}, {@code counts} and
+   * {@code keptUntil} are the generation table, indexed by generation; {@code words} the interleaved payload.
+   */
+  record Expiring(int version, int strategy, int keyType, long n, double p, long w, int g, int k, long m, long s,
+      long origin, long c, long[] starts, long[] counts, long[] keptUntil, long[] words, int length) {
+    /** i_g = c − ((c − g) mod G): the slot generation g holds. */
+    long slotOf(int gen) {
+      return c - Math.floorMod(c - gen, (long) g);
+    }
+
+    /** origin + i·s in unbounded integers. */
+    BigInteger slotStart(long i) {
+      return BigInteger.valueOf(origin).add(BigInteger.valueOf(i).multiply(BigInteger.valueOf(s)));
+    }
+
+    /** The slot of clock time t: ⌊(t − origin) / s⌋ in unbounded integers, capped at 2^55 − 1 (the largest c). */
+    BigInteger clockSlot(long t) {
+      BigInteger[] qr = BigInteger.valueOf(t).subtract(BigInteger.valueOf(origin)).divideAndRemainder(BigInteger.valueOf(s));
+      BigInteger floor = qr[1].signum() < 0 ? qr[0].subtract(BigInteger.ONE) : qr[0];
+      return floor.min(BigInteger.valueOf(MAX_SLOT));
+    }
+
+    /**
+     * Generation gen is valid at t while slot(t) &lt; i_g + G (for a slot below the cap: t &lt; origin + (i_g +
+     * G)·s), or t &lt; its kept-until time.
+     */
+    boolean isValid(int gen, long t) {
+      return clockSlot(t).compareTo(BigInteger.valueOf(slotOf(gen) + g)) < 0 || t < keptUntil[gen];
+    }
+
+    /** Bit gen of cell x: bit (x mod (64/G))·G + gen of word ⌊x / (64/G)⌋. */
+    boolean cell(long x, int gen) {
+      int cellsPerWord = 64 / g;
+      long word = words[(int) (x / cellsPerWord)];
+      return ((word >>> ((x % cellsPerWord) * g + gen)) & 1) != 0;
+    }
+
+    /**
+     * "Might contain" at clock time t: some generation valid at t has all k cells of the key (strategy 4
+     * probes over m) set. {@code key} is the key's bytes under strategy 4 (a string: UTF-16LE).
+     */
+    boolean mightContain(byte[] key, long t) {
+      long[] cells = standardProbes(xxh3(key), splitMix64(xxh3(key)), m, k);
+      for (int gen = 0; gen < g; gen++) {
+        if (!isValid(gen, t)) {
+          continue;
+        }
+        boolean all = true;
+        for (long x : cells) {
+          if (!cell(x, gen)) {
+            all = false;
+            break;
+          }
+        }
+        if (all) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** The sizing FORMAT.md says a type 6 reader recomputes: {s, m, k}, or null if the pair is invalid. */
+  static long[] expiringSizing(long n, double p, long w, int g) {
+    long s = (w + (g - 1) - 1) / (g - 1); // ⌈W / (G − 1)⌉, W ≥ 1000 and G ≥ 2
+    long nSlot = Math.max(1, (long) Math.ceil((double) n * (double) s / (double) w));
+    double pg = -Math.expm1(Math.log1p(-p) / g);
+    double mOpt = -(double) nSlot * Math.log(pg) / (Math.log(2) * Math.log(2));
+    if (!(mOpt >= 1) || Math.ceil(mOpt) > 64.0 * MAX_WORDS) {
+      return null;
+    }
+    long bits = (long) Math.ceil(mOpt);
+    long m = Math.max(64, 64 * ((bits + 63) / 64));
+    long k = Math.max(1, Math.min(2048, Math.round(mOpt / nSlot * Math.log(2))));
+    if (BigInteger.valueOf(g).multiply(BigInteger.valueOf(m)).compareTo(BigInteger.valueOf(64 * MAX_WORDS)) > 0) {
+      return null;
+    }
+    return new long[] {s, m, k};
+  }
+
+  private static final long NO_KEPT_UNTIL = Long.MIN_VALUE;
+
+  /** The largest slot number: the largest c, and the slot of every clock time past its start. */
+  static final long MAX_SLOT = (1L << 55) - 1;
+
+  /** Reads an expiring file (type 6) starting at byte 0. */
+  static Expiring readExpiring(byte[] f) throws Rejected {
+    if (f.length < 80) {
+      throw new Rejected("truncated header");
+    }
+    ByteBuffer b = ByteBuffer.wrap(f);
+    int version = f[4] & 0xFF;
+    int strategy = f[6] & 0xFF;
+    int keyType = f[7] & 0xFF;
+    long n = b.getLong(8);
+    double p = b.getDouble(16);
+    long w = b.getLong(24);
+    int g = b.getInt(32);
+    int k = b.getInt(36);
+    long m = b.getLong(40);
+    long s = b.getLong(48);
+    long origin = b.getLong(56);
+    long c = b.getLong(64);
+    long payloadBytes = b.getLong(72);
+    if (version != 2) {
+      throw new Rejected("expiring version");
+    }
+    if (strategy != 4) {
+      throw new Rejected("expiring strategy");
+    }
+    if (keyType > 4) {
+      throw new Rejected("byte 7");
+    }
+    if (n < 1) {
+      throw new Rejected("n");
+    }
+    if (!(p > 0 && p < 1)) {
+      throw new Rejected("p");
+    }
+    if (w < 1000 || w > Long.MAX_VALUE / 256) {
+      throw new Rejected("window W");
+    }
+    if (g != 2 && g != 4 && g != 8 && g != 16 && g != 32 && g != 64) {
+      throw new Rejected("generations G");
+    }
+    long[] sizing = expiringSizing(n, p, w, g);
+    if (sizing == null) {
+      throw new Rejected("sizing invalid");
+    }
+    if (s != sizing[0]) {
+      throw new Rejected("slot length s");
+    }
+    if (m != sizing[1]) {
+      throw new Rejected("bits per generation m");
+    }
+    if (k != sizing[2]) {
+      throw new Rejected("probes k");
+    }
+    if (c < 0 || c > MAX_SLOT) {
+      throw new Rejected("current slot c");
+    }
+    if (payloadBytes != g * m / 8) {
+      throw new Rejected("L");
+    }
+    long total = 80 + 24L * g + payloadBytes + 4;
+    if (f.length < total) {
+      throw new Rejected("truncated payload");
+    }
+    long[] starts = new long[g];
+    long[] counts = new long[g];
+    long[] keptUntil = new long[g];
+    for (int gen = 0; gen < g; gen++) {
+      starts[gen] = b.getLong(80 + 24 * gen);
+      counts[gen] = b.getLong(80 + 24 * gen + 8);
+      keptUntil[gen] = b.getLong(80 + 24 * gen + 16);
+    }
+    long[] words = new long[(int) (payloadBytes / 8)];
+    int payloadAt = 80 + 24 * g;
+    for (int i = 0; i < words.length; i++) {
+      words[i] = b.getLong(payloadAt + 8 * i);
+    }
+    if (b.getInt((int) total - 4) != crc32c(f, 0, (int) total - 4)) {
+      throw new Rejected("CRC");
+    }
+    Expiring e = new Expiring(version, strategy, keyType, n, p, w, g, k, m, s, origin, c, starts, counts, keptUntil,
+        words, (int) total);
+    for (int gen = 0; gen < g; gen++) {
+      BigInteger exact = e.slotStart(e.slotOf(gen));
+      BigInteger clamped = exact.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE));
+      if (!clamped.equals(BigInteger.valueOf(starts[gen]))) {
+        throw new Rejected("generation start");
+      }
+      if (counts[gen] < 0) {
+        throw new Rejected("generation count");
+      }
+      if (keptUntil[gen] != NO_KEPT_UNTIL && keptUntil[gen] < starts[gen]) {
+        throw new Rejected("kept-until before start");
+      }
+    }
+    return e;
+  }
+
   /** Reads a whole file: exactly one record of any type, and nothing after it. */
   static Object readFile(byte[] file) throws Rejected {
     if (file.length < 4 || file[0] != 'C' || file[1] != 'B' || file[2] != 'L' || file[3] != 'M') {
@@ -380,6 +563,10 @@ final class SpecReader {
       Scalable s = readScalable(file);
       length = s.length();
       result = s;
+    } else if ((file[5] & 0xFF) == 6) {
+      Expiring e = readExpiring(file);
+      length = e.length();
+      result = e;
     } else {
       Record r = readRecord(file, 0, 0);
       length = r.length();

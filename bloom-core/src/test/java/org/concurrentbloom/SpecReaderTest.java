@@ -6,13 +6,16 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -495,6 +498,8 @@ class SpecReaderTest {
         CountingBloomFilter.readFrom(in, funnel);
       } else if (type == 5) {
         ScalableBloomFilter.readFrom(in, funnel);
+      } else if (type == 6) {
+        ExpiringBloomFilter.readFrom(in, funnel, new TestClock(0));
       } else {
         BloomFilter.readFrom(in, funnel);
       }
@@ -1181,5 +1186,488 @@ class SpecReaderTest {
       }
       assertThat(maybes).as("false positives among 20000 fresh strings").isLessThan(2000);
     }
+  }
+
+  // ------------------------------------------------------------------ 7. expiring filters (type 6)
+
+  private static final long ORIGIN = ExpiringFormatTest.ORIGIN;
+
+  /** The spec reader's answers for keys at clock time t. */
+  private static boolean[] specAnswers(SpecReader.Expiring e, List<Key> keys, long t) {
+    boolean[] out = new boolean[keys.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = e.mightContain(keys.get(i).bytesFor(4), t);
+    }
+    return out;
+  }
+
+  /** The library's answers for keys at clock time t: the file read with a clock showing t, then queried. */
+  private static boolean[] libraryAnswers(byte[] file, Funnel<Object> funnel, List<Key> keys, long t)
+      throws IOException {
+    ExpiringBloomFilter<Object> f =
+        ExpiringBloomFilter.readFrom(new ByteArrayInputStream(file), funnel, new TestClock(t));
+    boolean[] out = new boolean[keys.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = f.mightContain(keys.get(i).value());
+    }
+    return out;
+  }
+
+  /** a + b, saturated at the range of a clock reading. */
+  private static long plus(long a, long b) {
+    long r = a + b;
+    return ((a ^ r) & (b ^ r)) < 0 ? (a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : r;
+  }
+
+  /** origin + i·s, clamped to the range of a clock reading. */
+  private static long clampedSlotStart(SpecReader.Expiring e, long i) {
+    BigInteger v = e.slotStart(i);
+    return v.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValueExact();
+  }
+
+  /**
+   * The clock times at which answers are compared: around the current slot's boundaries, one and G slots
+   * on, past the retention of every generation, far in the future, before the origin, and around every
+   * kept-until time.
+   */
+  private static java.util.Set<Long> queryTimes(SpecReader.Expiring e, SplittableRandom rnd) {
+    java.util.Set<Long> times = new TreeSet<>();
+    long c = e.c();
+    long start = clampedSlotStart(e, c);
+    times.add(start);
+    times.add(plus(start, rnd.nextLong(e.s())));
+    for (long j : new long[] {1, 2, e.g() - 1L, e.g(), e.g() + 1L}) {
+      long b = clampedSlotStart(e, c + j);
+      times.add(plus(b, -1));
+      times.add(b);
+    }
+    times.add(plus(clampedSlotStart(e, c + 100L * e.g()), rnd.nextLong(e.s())));
+    times.add(plus(clampedSlotStart(e, -1), -1));
+    times.add(Long.MAX_VALUE); // clock readings at the ends of the range, far from the origin
+    times.add(Long.MIN_VALUE);
+    for (long kept : e.keptUntil()) {
+      if (kept != Long.MIN_VALUE) {
+        times.add(plus(kept, -1));
+        times.add(kept);
+      }
+    }
+    return times;
+  }
+
+  /** A random expiring filter, filled while its test clock moves through several slots. */
+  private record ExpiringCase(byte[] file, int keyType, List<Key> added, List<Long> addedAt, long writtenAt) {}
+
+  private static ExpiringCase randomExpiring(SplittableRandom rnd, int g, int keyType, int maxAdds)
+      throws IOException {
+    long w = 1000 + rnd.nextLong(rnd.nextBoolean() ? 20_000 : 86_400_000);
+    long n = 1 + rnd.nextLong(rnd.nextBoolean() ? 50 : 3_000);
+    double[] ps = {0.1, 0.01, 0.001, 0.25, 1e-6};
+    double p = rnd.nextBoolean() ? ps[rnd.nextInt(ps.length)] : 1e-4 + 0.5 * rnd.nextDouble();
+    long origin = ORIGIN + rnd.nextLong(1L << 40) - (1L << 39);
+    TestClock clock = new TestClock(origin);
+    ExpiringBloomFilter<Object> f = ExpiringBloomFilter.builder(funnelOf(keyType)).window(Duration.ofMillis(w))
+        .expectedInsertionsPerWindow(n).fpp(p).generations(g).clock(clock).build();
+    long s = f.generationSpan().toMillis();
+    int adds = 1 + rnd.nextInt(maxAdds);
+    long span = rnd.nextLong((g + 3) * s); // through several slots, sometimes past a whole rotation
+    List<Key> added = new ArrayList<>();
+    List<Long> addedAt = new ArrayList<>();
+    for (int i = 0; i < adds; i++) {
+      long t = origin + span * i / adds;
+      if (rnd.nextInt(50) == 0) {
+        t -= rnd.nextLong(s); // the clock goes back a little now and then
+      }
+      clock.set(t);
+      Key key = randomKey(rnd, keyType);
+      f.add(key.value());
+      added.add(key);
+      addedAt.add(t);
+    }
+    long writtenAt = origin + span + rnd.nextLong(s);
+    clock.set(writtenAt);
+    return new ExpiringCase(bytes(f), keyType, added, addedAt, writtenAt);
+  }
+
+  /** The golden type 6 file decodes to FORMAT.md's example and answers as the library does. */
+  @Test
+  void expiringGoldenFileParsesAsDocumented() throws Exception {
+    byte[] file = HEX.parseHex(ExpiringFormatTest.GOLDEN_HEX);
+    SpecReader.Expiring e = (SpecReader.Expiring) SpecReader.readFile(file);
+    assertThat(List.<Object>of(e.version(), e.strategy(), e.keyType(), e.n(), e.p(), e.w(), e.g(), e.k(), e.m(),
+        e.s(), e.origin(), e.c(), e.length()))
+        .isEqualTo(List.<Object>of(2, 4, 1, 6L, 0.1, 3000L, 4, 5, 64L, 1000L, ORIGIN, 2L, 212));
+    assertThat(e.starts()).containsExactly(ORIGIN, ORIGIN + 1000, ORIGIN + 2000, ORIGIN - 1000);
+    assertThat(e.counts()).containsExactly(2, 0, 1, 0);
+    assertThat(e.keptUntil()).containsOnly(Long.MIN_VALUE);
+    // The payload is exactly the spec's cells of apple and banana in generation 0 and cherry in generation 2.
+    long[] words = new long[4];
+    String[] items = {"apple", "banana", "cherry"};
+    int[] gens = {0, 0, 2};
+    for (int i = 0; i < items.length; i++) {
+      byte[] key = SpecReader.utf16le(items[i]);
+      for (long x : SpecReader.standardProbes(SpecReader.xxh3(key), SpecReader.splitMix64(SpecReader.xxh3(key)),
+          64, 5)) {
+        words[(int) (x / 16)] |= 1L << ((x % 16) * 4 + gens[i]);
+      }
+    }
+    assertThat(e.words()).containsExactly(words);
+    List<Key> keys = new ArrayList<>();
+    for (String k : new String[] {"apple", "banana", "cherry", "damson", "elder", "fig", "grape", "", "step"}) {
+      keys.add(new Key(k, SpecReader.utf8(k)));
+    }
+    SplittableRandom rnd = new SplittableRandom(0x5EED60L);
+    for (int i = 0; i < 200; i++) {
+      keys.add(randomKey(rnd, 1));
+    }
+    // FORMAT.md's story: all three at origin + 2.5 s; at origin + 4 s apple and banana are forgotten.
+    boolean[] at25 = specAnswers(e, keys, ORIGIN + 2_500);
+    boolean[] at4 = specAnswers(e, keys, ORIGIN + 4_000);
+    assertThat(Arrays.copyOf(at25, 3)).containsExactly(true, true, true);
+    assertThat(Arrays.copyOf(at4, 3)).containsExactly(false, false, true);
+    assertThat(e.mightContain(SpecReader.utf16le("apple"), ORIGIN + 3_999)).isTrue();
+    assertThat(e.mightContain(SpecReader.utf16le("cherry"), ORIGIN + 5_999)).isTrue();
+    assertThat(e.mightContain(SpecReader.utf16le("cherry"), ORIGIN + 6_000)).isFalse();
+    for (long t : new long[] {ORIGIN + 2_500, ORIGIN + 3_999, ORIGIN + 4_000, ORIGIN + 6_000}) {
+      assertThat(specAnswers(e, keys, t)).as("t = origin + %d", t - ORIGIN)
+          .containsExactly(libraryAnswers(file, funnelOf(1), keys, t));
+    }
+  }
+
+  /** The filters of {@link #expiringFilesAgreeWithTheLibraryAtEveryTime}: 4 per G, 1 to 600 adds each. */
+  private static final int EXPIRING_FILTERS_PER_G = 4;
+
+  /**
+   * Random expiring filters of every G, with strings and longs, filled across slot boundaries (the clock
+   * now and then going back): at the write time, across the following slot boundaries, past maxRetention
+   * and far in the future, the spec reader answers as the library reading the same file at the same
+   * clock time, for the added keys and fresh ones. Inside the window it finds every added key.
+   */
+  @Test
+  void expiringFilesAgreeWithTheLibraryAtEveryTime() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(0x5EED61L);
+    long probes = 0;
+    long maybes = 0;
+    int files = 0;
+    for (int g : new int[] {2, 4, 8, 16, 32, 64}) {
+      for (int rep = 0; rep < EXPIRING_FILTERS_PER_G; rep++) {
+        int keyType = rep % 2 == 0 ? 1 : 2;
+        ExpiringCase ec = randomExpiring(rnd, g, keyType, 600);
+        SpecReader.Expiring e = (SpecReader.Expiring) SpecReader.readFile(ec.file());
+        assertThat(List.of(e.g(), e.keyType(), e.strategy())).containsExactly(g, keyType, 4);
+        List<Key> keys = new ArrayList<>(ec.added());
+        for (int i = 0; i < 300; i++) {
+          keys.add(randomKey(rnd, keyType));
+        }
+        java.util.Set<Long> times = queryTimes(e, rnd);
+        times.add(ec.writtenAt());
+        times.add(ec.writtenAt() + e.w() - 1);
+        times.add(ec.writtenAt() + e.g() * e.s()); // maxRetention after the write
+        boolean[] atWrite = specAnswers(e, keys, ec.writtenAt());
+        for (int i = 0; i < ec.added().size(); i++) {
+          if (ec.writtenAt() < ec.addedAt().get(i) + e.w()) { // inside the window: never a false negative
+            assertThat(atWrite[i]).as("added key %d at write time", i).isTrue();
+          }
+        }
+        for (long t : times) {
+          boolean[] spec = specAnswers(e, keys, t);
+          assertThat(spec).as("G = %d, filter %d, t = origin + %d", g, rep, t - e.origin())
+              .containsExactly(libraryAnswers(ec.file(), funnelOf(keyType), keys, t));
+          probes += spec.length;
+          for (boolean b : spec) {
+            maybes += b ? 1 : 0;
+          }
+        }
+        files++;
+      }
+    }
+    System.out.println("expiring: " + files + " files, " + probes + " probes compared, " + maybes + " maybes");
+    assertThat(maybes).as("both answers occur").isBetween(probes / 20, probes - probes / 20);
+  }
+
+  /**
+   * FORMAT.md's type 6 sizing, recomputed by the spec reader, is the builder's for 20,000 random shapes
+   * (n log-uniform to 10^15, p log-uniform down to 10^-300 and up to 1 − 2^-53, W log-uniform over its whole
+   * range, every G): the same s, m and k, and the same pairs refused. No filter is allocated.
+   */
+  @Test
+  void expiringSizingIsTheBuilders() {
+    SplittableRandom rnd = new SplittableRandom(0x5EED63L);
+    int[] gs = {2, 4, 8, 16, 32, 64};
+    int refused = 0;
+    List<String> disagreements = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      long n = Math.max(1, (long) Math.pow(10, 15 * rnd.nextDouble()));
+      double p = rnd.nextInt(20) == 0 ? Math.nextDown(1.0) - rnd.nextInt(3) * 0x1p-53
+          : Math.pow(10, -(rnd.nextInt(10) == 0 ? 300 : 12) * rnd.nextDouble());
+      long w = Math.min(Long.MAX_VALUE / 256, (long) Math.pow(2, 10 + 45.1 * rnd.nextDouble()));
+      int g = gs[rnd.nextInt(gs.length)];
+      if (!(p > 0 && p < 1) || w < 1000) {
+        continue;
+      }
+      long[] spec = SpecReader.expiringSizing(n, p, w, g);
+      long[] lib;
+      try {
+        ExpiringBloomFilter.Builder<Object> b = ExpiringBloomFilter.builder(funnelOf(2)).window(Duration.ofMillis(w))
+            .expectedInsertionsPerWindow(n).fpp(p).generations(g);
+        lib = new long[] {b.generationSpan().toMillis(), b.bitsPerGeneration(), b.hashFunctions()};
+      } catch (IllegalArgumentException e) {
+        lib = null;
+      }
+      refused += lib == null ? 1 : 0;
+      if (!Arrays.equals(spec, lib)) {
+        disagreements.add("n = " + n + ", p = " + p + ", W = " + w + ", G = " + g + ": spec " + Arrays.toString(spec)
+            + ", library " + Arrays.toString(lib));
+      }
+    }
+    assertThat(disagreements.subList(0, Math.min(5, disagreements.size())))
+        .as("%d disagreements (the first 5 shown)", disagreements.size()).isEmpty();
+    assertThat(refused).as("some shapes are too large to build").isBetween(100, 10_000);
+  }
+
+  /** Header fields of a type 6 record: offset, width (p at 16 is the double). */
+  private static final int[][] EXPIRING_FIELDS = {{8, 8}, {16, 8}, {24, 8}, {32, 4}, {36, 4}, {40, 8}, {48, 8},
+      {56, 8}, {64, 8}, {72, 8}};
+
+  /** The number of damaged type 6 files {@link #expiringSpecRejectsExactlyWhatTheLibraryRejects} compares. */
+  private static final int EXPIRING_MUTANTS = 6_000;
+
+  /**
+   * 6,000 mutants of valid type 6 files (the golden one and one per G): header fields to boundary values,
+   * bytes 4 to 7, any byte, table entries (starts, counts, kept-until times), the whole timeline shifted,
+   * the current slot moved with the starts following, payload bits, truncations, appended bytes; CRCs
+   * mostly recomputed. The spec reader refuses exactly what the library refuses, and where both accept,
+   * they answer the same at the clock times of {@link #queryTimes}.
+   */
+  @Test
+  void expiringSpecRejectsExactlyWhatTheLibraryRejects() throws IOException {
+    SplittableRandom rnd = new SplittableRandom(0x5EED62L);
+    List<byte[]> valid = new ArrayList<>();
+    List<Integer> keyTypes = new ArrayList<>();
+    List<List<Key>> keysOf = new ArrayList<>();
+    valid.add(HEX.parseHex(ExpiringFormatTest.GOLDEN_HEX));
+    keyTypes.add(1);
+    List<Key> goldenKeys = new ArrayList<>();
+    for (String k : new String[] {"apple", "banana", "cherry", "damson"}) {
+      goldenKeys.add(new Key(k, SpecReader.utf8(k)));
+    }
+    keysOf.add(goldenKeys);
+    for (int g : new int[] {2, 4, 8, 16, 32, 64}) {
+      int keyType = g % 8 == 0 ? 2 : 1;
+      ExpiringCase ec = randomExpiring(rnd, g, keyType, 40);
+      valid.add(ec.file());
+      keyTypes.add(keyType);
+      keysOf.add(ec.added());
+    }
+    for (byte[] v : valid) {
+      assertThat(specVerdict(v)).isNull();
+      assertThat(libraryAccepts(v)).isTrue();
+    }
+    int accepted = 0;
+    long probes = 0;
+    List<String> disagreements = new ArrayList<>();
+    java.util.Map<String, Integer> rules = new java.util.TreeMap<>();
+    for (int i = 0; i < EXPIRING_MUTANTS; i++) {
+      int which = rnd.nextInt(valid.size());
+      byte[] base = valid.get(which);
+      byte[] f = base.clone();
+      ByteBuffer b = ByteBuffer.wrap(f);
+      int g = b.getInt(32);
+      long s = b.getLong(48);
+      long origin = b.getLong(56);
+      long c = b.getLong(64);
+      int kind = rnd.nextInt(10);
+      switch (kind) {
+        case 0:
+        case 1: { // a header field to a boundary value, or one step from its own
+          int[] field = EXPIRING_FIELDS[rnd.nextInt(EXPIRING_FIELDS.length)];
+          long old = get(f, field[0], field[1]);
+          long value = rnd.nextBoolean() ? boundary(rnd, old, field[0] == 16)
+              : field[0] == 16 ? Double.doubleToRawLongBits(rnd.nextBoolean() ? Math.nextUp(Double.longBitsToDouble(old))
+                  : Math.nextDown(Double.longBitsToDouble(old)))
+              : old + (rnd.nextBoolean() ? 1L : -1L) * (1 + rnd.nextInt(3));
+          if (field[0] == 32 && rnd.nextBoolean()) {
+            value = 1L << (1 + rnd.nextInt(6)); // another valid G
+          }
+          put(f, field[0], field[1], value);
+          f = fixExpiringCrc(f);
+          break;
+        }
+        case 2: // one of bytes 4 to 7 (version, type, strategy, key type)
+          f[4 + rnd.nextInt(4)] = (byte) (rnd.nextInt(4) == 0 ? rnd.nextInt(256) : rnd.nextInt(8));
+          f = rnd.nextInt(5) == 0 ? f : fixExpiringCrc(f);
+          break;
+        case 3: // any byte anywhere, CRC kept or fixed
+          f[rnd.nextInt(f.length)] ^= (byte) (1 << rnd.nextInt(8));
+          f = rnd.nextBoolean() ? f : fixExpiringCrc(f);
+          break;
+        case 4: { // a table entry: start, count or kept-until
+          int gen = rnd.nextInt(g);
+          int at = 80 + 24 * gen;
+          long start = b.getLong(at);
+          long end = start + g * s; // when its adds are forgotten
+          int field = rnd.nextInt(3);
+          long[] values = field == 0 ? new long[] {start + 1, start - 1, start + s, start - s, start + g * s, 0}
+              : field == 1 ? new long[] {-1, 0, 1, Long.MAX_VALUE, Long.MIN_VALUE, b.getLong(at + 8) + 1}
+              : new long[] {Long.MIN_VALUE + 1, start - 1, start, start + 1, end - 1, end, end + rnd.nextLong(4L * g * s),
+                  end + rnd.nextLong(4L * g * s), start + rnd.nextLong(g * s), Long.MAX_VALUE, -1, 0};
+          b.putLong(at + 8 * field, values[rnd.nextInt(values.length)]);
+          f = fixExpiringCrc(f);
+          break;
+        }
+        case 5: { // the whole timeline shifted (origin and every start), by a little or up to the limits
+          long[] deltas = {1, -1, s, -s, rnd.nextLong(1L << 50) - (1L << 49), Long.MAX_VALUE - origin - c * s,
+              Long.MAX_VALUE - origin - (c - g) * s + 1, Long.MIN_VALUE - origin + 1, Long.MIN_VALUE - origin + g * s,
+              -origin};
+          long delta = deltas[rnd.nextInt(deltas.length)];
+          b.putLong(56, origin + delta);
+          boolean saturate = rnd.nextBoolean(); // starts past the long range: saturated, or wrapped
+          for (int gen = 0; gen < g; gen++) {
+            long slot = c - Math.floorMod(c - gen, (long) g);
+            b.putLong(80 + 24 * gen, saturate ? saturatedStart(origin + delta, slot, s) : b.getLong(80 + 24 * gen) + delta);
+          }
+          f = fixExpiringCrc(f);
+          break;
+        }
+        case 6: { // the current slot moved, the starts following it (in saturating or wrapping 64-bit arithmetic)
+          long[] slots = {c + 1, c - 1, c + 1 + rnd.nextInt(2 * g), c + rnd.nextLong(1L << 30), (1L << 55) - 1,
+              1L << 55, 0, g - 1L, -1};
+          long nc = slots[rnd.nextInt(slots.length)];
+          b.putLong(64, nc);
+          boolean saturate = rnd.nextBoolean();
+          for (int gen = 0; gen < g; gen++) {
+            long slot = nc - Math.floorMod(nc - gen, (long) g);
+            b.putLong(80 + 24 * gen, saturate ? saturatedStart(origin, slot, s) : origin + slot * s);
+          }
+          f = fixExpiringCrc(f);
+          break;
+        }
+        case 7: { // payload bits, CRC fixed
+          int payloadAt = 80 + 24 * g;
+          for (int j = 1 + rnd.nextInt(3); j > 0; j--) {
+            f[payloadAt + rnd.nextInt(f.length - 4 - payloadAt)] ^= (byte) (1 << rnd.nextInt(8));
+          }
+          f = fixExpiringCrc(f);
+          break;
+        }
+        case 8: // truncated
+          f = Arrays.copyOf(f, rnd.nextInt(f.length));
+          break;
+        default: // bytes after the record
+          f = Arrays.copyOf(f, f.length + 1 + rnd.nextInt(8));
+          if (rnd.nextBoolean()) {
+            System.arraycopy(base, 0, f, base.length, Math.min(base.length, f.length - base.length));
+          }
+          break;
+      }
+      String verdict = specVerdict(f);
+      rules.merge(verdict == null ? "accepted" : verdict, 1, Integer::sum);
+      boolean spec = verdict == null;
+      boolean lib = libraryAccepts(f);
+      if (spec != lib) {
+        disagreements.add("mutant " + i + " (kind " + kind + "): spec " + (spec ? "accepts" : "refuses: " + verdict)
+            + ", library " + (lib ? "accepts" : "refuses: " + libraryError(f)) + ": " + HEX.formatHex(f, 0,
+                Math.min(f.length, 80)));
+        continue;
+      }
+      if (!spec) {
+        continue;
+      }
+      accepted++;
+      SpecReader.Expiring e;
+      try {
+        e = (SpecReader.Expiring) SpecReader.readFile(f);
+      } catch (SpecReader.Rejected impossible) {
+        throw new AssertionError(impossible);
+      }
+      List<Key> keys = new ArrayList<>(keysOf.get(which).subList(0, Math.min(12, keysOf.get(which).size())));
+      for (int j = 0; j < 4; j++) {
+        keys.add(randomKey(rnd, keyTypes.get(which)));
+      }
+      Funnel<Object> funnel = answeringFunnel(keyTypes.get(which), e.keyType());
+      for (long t : queryTimes(e, rnd)) {
+        boolean[] specSays = specAnswers(e, keys, t);
+        boolean[] libSays = libraryAnswers(f, funnel, keys, t);
+        probes += keys.size();
+        if (!Arrays.equals(specSays, libSays)) {
+          disagreements.add("mutant " + i + " (kind " + kind + ") at t = " + t + ": spec " + Arrays.toString(specSays)
+              + ", library " + Arrays.toString(libSays) + ": " + HEX.formatHex(f, 0, Math.min(f.length, 80 + 24 * g)));
+          break;
+        }
+      }
+    }
+    System.out.println("spec reader verdicts on " + EXPIRING_MUTANTS + " type 6 mutants: " + rules + "; "
+        + probes + " probes of accepted mutants compared");
+    assertThat(disagreements.subList(0, Math.min(5, disagreements.size())))
+        .as("%d disagreements (the first 5 shown)", disagreements.size()).isEmpty();
+    assertThat(rules.keySet()).containsAll(List.of("not a concurrent-bloom filter", "truncated", "truncated header",
+        "expiring version", "type", "expiring strategy", "byte 7", "n", "p", "window W", "generations G",
+        "slot length s", "bits per generation m", "probes k", "current slot c", "L", "truncated payload", "CRC",
+        "generation start", "generation count", "kept-until before start", "bytes after the record"));
+    assertThat(accepted).as("some mutants stay valid (so acceptance is compared too)")
+        .isBetween(EXPIRING_MUTANTS / 20, EXPIRING_MUTANTS / 2);
+  }
+
+  /**
+   * A valid file whose clock difference t − origin exceeds 64 bits while t is still inside slot c: the
+   * golden filter with origin = −1000 ms and c = 9,223,372,036,854,775, queried at the last millisecond of
+   * slot c. FORMAT.md says every generation is still valid there (cherry found, at 2^63 − 1 too); the
+   * library's slot of such a clock time saturates to 2^55 − 1 and it forgets everything. Disabled until the
+   * library computes that slot exactly (a library bug, reported; the documents are right).
+   */
+  @Test
+  @Disabled("library bug: ExpiringGenerations.slotOf saturates to 2^55 - 1 when t - origin overflows")
+  void expiringClockFarFromAnOriginBefore1970() throws Exception {
+    byte[] f = HEX.parseHex(ExpiringFormatTest.GOLDEN_HEX);
+    ByteBuffer b = ByteBuffer.wrap(f);
+    long origin = -1000;
+    long c = 9_223_372_036_854_775L;
+    b.putLong(56, origin);
+    b.putLong(64, c);
+    for (int gen = 0; gen < 4; gen++) {
+      b.putLong(80 + 24 * gen, origin + (c - Math.floorMod(c - gen, 4L)) * 1000);
+    }
+    f = fixExpiringCrc(f);
+    SpecReader.Expiring e = (SpecReader.Expiring) SpecReader.readFile(f);
+    assertThat(libraryAccepts(f)).isTrue();
+    List<Key> keys = List.of(new Key("apple", SpecReader.utf8("apple")), new Key("cherry", SpecReader.utf8("cherry")));
+    for (long t : new long[] {origin + (c + 1) * 1000 - 1, Long.MAX_VALUE}) {
+      assertThat(e.mightContain(SpecReader.utf16le("cherry"), t)).isTrue();
+      assertThat(libraryAnswers(f, funnelOf(1), keys, t)).as("t = %d", t).containsExactly(specAnswers(e, keys, t));
+    }
+  }
+
+  /** The funnel that hashes a base file's keys as before and admits the key type the mutant records. */
+  private static Funnel<Object> answeringFunnel(int baseKeyType, int fileKeyType) {
+    Funnel<Object> base = funnelOf(baseKeyType);
+    Funnel<Object> custom = (item, sink) -> base.funnel(item, sink); // a custom funnel: key type 0
+    return fileKeyType == 0 ? custom : Funnels.withKeyType(custom, KeyType.ofId(fileKeyType));
+  }
+
+  /** The library's message when it refuses a file, for the report of a disagreement. */
+  private static String libraryError(byte[] f) {
+    try {
+      int keyType = f.length > 7 ? f[7] & 0xFF : 0;
+      Funnel<Object> custom = (item, sink) -> sink.putString(item.toString());
+      ExpiringBloomFilter.readFrom(new ByteArrayInputStream(f),
+          keyType >= 1 && keyType <= 4 ? Funnels.withKeyType(custom, KeyType.ofId(keyType)) : custom,
+          new TestClock(0));
+      return "(accepted)";
+    } catch (IOException | RuntimeException e) {
+      return e.toString();
+    }
+  }
+
+  /** origin + slot·s in unbounded integers, clamped to the long range. */
+  private static long saturatedStart(long origin, long slot, long s) {
+    return BigInteger.valueOf(origin).add(BigInteger.valueOf(slot).multiply(BigInteger.valueOf(s)))
+        .max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValueExact();
+  }
+
+  /** Recomputes a type 6 file's CRC where its length allows. */
+  private static byte[] fixExpiringCrc(byte[] f) {
+    if (f.length >= 84) {
+      ByteBuffer.wrap(f).putInt(f.length - 4, SpecReader.crc32c(f, 0, f.length - 4));
+    }
+    return f;
   }
 }
