@@ -136,8 +136,9 @@ final class ExpiringGenerations {
   /** The slot that clock time {@code t} falls in; before the origin, a negative slot; capped at MAX_SLOT. */
   long slotOf(long t) {
     long d = t - origin;
-    if (((t ^ origin) & (t ^ d)) < 0) { // overflow: t and origin are far apart
-      return t < origin ? Long.MIN_VALUE / 2 : ExpiringPlan.MAX_SLOT;
+    if (((t ^ origin) & (t ^ d)) < 0) { // overflow: t and origin are more than 2^63 ms apart
+      // Ahead of the origin, d is the true difference read as unsigned (below 2^64); behind it, far behind.
+      return t < origin ? Long.MIN_VALUE / 2 : Math.min(Long.divideUnsigned(d, plan.slotMillis), ExpiringPlan.MAX_SLOT);
     }
     return Math.min(Math.floorDiv(d, plan.slotMillis), ExpiringPlan.MAX_SLOT);
   }

@@ -15,7 +15,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -1610,12 +1609,11 @@ class SpecReaderTest {
   /**
    * A valid file whose clock difference t − origin exceeds 64 bits while t is still inside slot c: the
    * golden filter with origin = −1000 ms and c = 9,223,372,036,854,775, queried at the last millisecond of
-   * slot c. FORMAT.md says every generation is still valid there (cherry found, at 2^63 − 1 too); the
-   * library's slot of such a clock time saturates to 2^55 − 1 and it forgets everything. Disabled until the
-   * library computes that slot exactly (a library bug, reported; the documents are right).
+   * slot c. FORMAT.md says every generation is still valid there (cherry found, at 2^63 − 1 too). The
+   * library once saturated the slot of such a clock time to 2^55 − 1 and forgot everything; it now reads
+   * the overflowed difference as unsigned, as the document's unbounded arithmetic requires.
    */
   @Test
-  @Disabled("library bug: ExpiringGenerations.slotOf saturates to 2^55 - 1 when t - origin overflows")
   void expiringClockFarFromAnOriginBefore1970() throws Exception {
     byte[] f = HEX.parseHex(ExpiringFormatTest.GOLDEN_HEX);
     ByteBuffer b = ByteBuffer.wrap(f);
