@@ -15,7 +15,8 @@ import java.util.Objects;
  * A Bloom filter that forgets: it answers "was this added in the last {@link #window()}?". An item
  * whose {@link #add} finished at clock time t is found by every {@link #mightContain} before
  * t + {@code window()}, and answers like an item never added (false, except at the false-positive rate)
- * from t + {@link #maxRetention()} on, unless it was added again. Built for deduplication of
+ * from t + {@link #maxRetention()} on, unless it was added again (or an add that raced a step kept its
+ * generation a little longer: docs/EXPIRING.md, section 3.2). Built for deduplication of
  * at-least-once deliveries, rate limits and "recent sign-up" checks (docs/EXPIRING.md has the pattern):
  *
  * <pre>{@code

@@ -30,7 +30,8 @@ import org.openjdk.jcstress.infra.results.ZZZZZ_Result;
  * that generation (slot 8), is held back until then, and queries keep the generation valid, so z, 70 s
  * old, is reported until O + 77.5 s, against maxRetention. Seen in about 3% of the samples. The late add
  * keeps the whole generation, whose items are as old as the state's lag behind the clock. x is never
- * lost, which stays FORBIDDEN.
+ * lost, which stays FORBIDDEN. docs/EXPIRING.md, section 3.2, states this exception to the forgetting
+ * bound and the planned fix (explicit slot labels); make this outcome FORBIDDEN when it is built.
  *
  * <p>Result: (add(x), z by actor 2, x at t, z at t, x at t + W − 1 ms).
  */
