@@ -108,7 +108,7 @@ final class ExpiringPlan {
     if (window.compareTo(Duration.ofMillis(Long.MAX_VALUE)) > 0) {
       throw new IllegalArgumentException("window must be at most " + Long.MAX_VALUE + " ms, was " + window);
     }
-    if (window.getNano() % 1_000_000 != 0) {
+    if (window.toNanosPart() % 1_000_000 != 0) {
       throw new IllegalArgumentException("window must be a whole number of milliseconds, was " + window);
     }
     long millis = window.toMillis();

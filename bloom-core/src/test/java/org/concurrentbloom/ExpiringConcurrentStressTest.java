@@ -91,7 +91,7 @@ class ExpiringConcurrentStressTest {
               knownSlot = currentSlot(f);
               if (slotOf(now) > knownSlot) {
                 waits.increment();
-                Thread.yield(); // to the thread whose step is running
+                Thread.onSpinWait(); // until the thread whose step is running publishes it
                 continue;
               }
             }

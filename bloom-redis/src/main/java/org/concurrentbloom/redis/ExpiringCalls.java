@@ -60,9 +60,9 @@ final class ExpiringCalls<T> {
     return RedisCodec.isOne(calls.eval(Script.EXP_QUERY, keys, withOffsets(item), "query of \"" + name + "\""));
   }
 
-  ExpiringStats stats() {
+  PartitionStats stats() {
     Object reply = calls.eval(Script.EXP_STATS, keys, base(0), "statistics of \"" + name + "\"");
-    return new ExpiringStats(indexer, (List<?>) reply);
+    return new PartitionStats(indexer, (List<?>) reply);
   }
 
   /** Deletes the remembered generations' keys; returns how many keys were deleted. */

@@ -311,7 +311,7 @@ public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public double estimatedFpp() {
-    return calls.stats().estimatedFpp();
+    return calls.stats().unionFpp();
   }
 
   /**

@@ -188,8 +188,8 @@ class RedisExpiringBloomFilterTest {
     long now = serverMillis();
     assertThat(f.originMillis()).isBetween(now - 60_000, now);
     assertThat(f.generationCount()).isEqualTo(16);
-    assertThat(f.generationSpan()).isEqualTo(Duration.ofMillis(40_000));
-    assertThat(f.maxRetention()).isEqualTo(Duration.ofMillis(640_000));
+    assertThat(f.generationSpan()).isEqualTo(Duration.ofSeconds(40));
+    assertThat(f.maxRetention()).isEqualTo(Duration.ofSeconds(640));
     assertThat(f.bitSize()).isEqualTo(16 * f.bitsPerGeneration());
     assertThat(f.expectedInsertions()).isEqualTo(10_000);
     assertThat(f.fpp()).isEqualTo(0.01);
