@@ -339,13 +339,20 @@ class ExpiringBloomFilterTest {
       longKeys[i] = 1_000_000_007L * i;
     }
     long hits = exercise(strings, longs, stringKeys, longKeys, clock);
-    long stepsBefore = strings.stepsTaken();
-    long before = threads.getCurrentThreadAllocatedBytes();
-    hits += exercise(strings, longs, stringKeys, longKeys, clock);
-    long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+    // Until C2 has compiled the calls, the per-operation probe cursors are real objects (escape analysis
+    // removes them only in compiled code), and a busy JIT queue can take more than one round: the claim is
+    // about the compiled steady state, so the least of up to ten measured rounds must be (about) zero.
+    long least = Long.MAX_VALUE;
+    for (int round = 0; round < 10 && least >= 16 * 1024; round++) {
+      long stepsBefore = strings.stepsTaken();
+      long before = threads.getCurrentThreadAllocatedBytes();
+      hits += exercise(strings, longs, stringKeys, longKeys, clock);
+      least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
+      assertThat(strings.stepsTaken() - stepsBefore).isGreaterThanOrEqualTo(90);
+    }
     assertThat(hits).isPositive();
-    assertThat(strings.stepsTaken() - stepsBefore).isGreaterThanOrEqualTo(90);
-    assertThat(allocated).as("bytes allocated by 400,000 calls and their steps").isLessThan(16 * 1024);
+    assertThat(least).as("bytes allocated by 400,000 calls and their steps, least round")
+        .isLessThan(16 * 1024);
   }
 
   private static long exercise(ExpiringBloomFilter<CharSequence> strings, ExpiringBloomFilter<Long> longs,
