@@ -15,8 +15,8 @@ import java.util.Objects;
  * A Bloom filter that forgets: it answers "was this added in the last {@link #window()}?". An item
  * whose {@link #add} finished at clock time t is found by every {@link #mightContain} before
  * t + {@code window()}, and answers like an item never added (false, except at the false-positive rate)
- * from t + {@link #maxRetention()} on, unless it was added again (or an add that raced a step kept its
- * generation a little longer: docs/EXPIRING.md, section 3.2). Built for deduplication of
+ * from t + {@link #maxRetention()} on, unless it was added again. Both bounds hold whatever runs
+ * concurrently (docs/EXPIRING.md, sections 3 and 4, has the proofs). Built for deduplication of
  * at-least-once deliveries, rate limits and "recent sign-up" checks (docs/EXPIRING.md has the pattern):
  *
  * <pre>{@code
@@ -41,9 +41,11 @@ import java.util.Objects;
  * Every method may be called from any thread at any time, and none takes a lock. {@code add} and
  * {@code mightContain} allocate nothing. There is no background thread: the first call that sees from the
  * clock that a new slot has begun clears the generation it reuses (one pass over the bits, during that
- * call); other calls meanwhile go on, and queries leave expired generations out by the clock alone. The
- * clock may stand still, jump, or go backwards: an add stays in the filter until the clock has shown
- * t + {@code window()} at least once.
+ * call). Queries meanwhile go on, leaving expired generations out by the clock alone, and so do adds whose
+ * clock reading still falls within what the current generation covers; an add that reads a later time
+ * helps finish the pass (the threads share it) and then goes into the new generation, so that no
+ * generation is ever kept past its time on its behalf. The clock may stand still, jump, or go backwards:
+ * an add stays in the filter until the clock has shown t + {@code window()} at least once.
  *
  * <h2>Statistics</h2>
  * They describe the generations the clock has not yet retired: {@link #count()} counts the adds that
@@ -264,8 +266,7 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
    *
    * @param start the beginning of its slot
    * @param end the end of its slot: adds go to it while the clock is in [start, end)
-   * @param forgottenFrom from this time on its adds are forgotten (start + G·s, or later if an add that
-   *     raced the step at the end of its slot needs it longer)
+   * @param forgottenFrom from this time on its adds are forgotten: start + G·s
    * @param count adds into it that returned true
    * @param setBits its bits that are set, of {@link #bitsPerGeneration()}
    * @param current true for the one generation adds go to now
@@ -281,7 +282,7 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
   public List<Generation> generations() {
     ExpiringGenerations gens = generations;
     long t = gens.now();
-    gens.advance(t);
+    gens.stepIfIdle(gens.slotOf(t));
     long st = gens.stateVolatile();
     long cur = ExpiringGenerations.slotIn(st);
     long valid = gens.validAt(st, t);
@@ -292,9 +293,8 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
       if ((valid & (1L << p)) == 0) {
         continue;
       }
-      long forgotten = Math.max(gens.slotStart(i + plan.generations), gens.keptUntil(p));
       out.add(new Generation(Instant.ofEpochMilli(gens.slotStart(i)), Instant.ofEpochMilli(gens.slotStart(i + 1)),
-          Instant.ofEpochMilli(forgotten), gens.countOf(p), set[p], i == cur));
+          Instant.ofEpochMilli(gens.slotStart(i + plan.generations)), gens.countOf(p, i), set[p], i == cur));
     }
     return List.copyOf(out);
   }
@@ -309,7 +309,9 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
   @Override
   public long count() {
     ExpiringGenerations gens = generations;
-    return gens.count(validNow(gens));
+    long t = gens.now();
+    long st = gens.stateVolatile();
+    return gens.count(st, gens.validAt(st, t));
   }
 
   /** Set bits of the unretired generations over all G·m bits. Scans the bits. */
@@ -372,9 +374,9 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
    * {@code in}.
    *
    * @throws IOException if the stream ends early or is not a valid type 6 record (another type, a shape
-   *     the builder would not make, times that do not follow from the origin and slot, bits past m,
-   *     checksum mismatch), or records a key type other than the funnel's; nothing larger than the bytes
-   *     present is allocated
+   *     the builder would not make, times that do not follow from the origin and slot, a kept-until time
+   *     past the current generation's end, bits past m, checksum mismatch), or records a key type other
+   *     than the funnel's; nothing larger than the bytes present is allocated
    */
   public static <T> ExpiringBloomFilter<T> readFrom(InputStream in, Funnel<? super T> funnel, InstantSource clock)
       throws IOException {

@@ -30,14 +30,15 @@ import java.util.zip.CRC32C;
  * 72      8     L, payload length in bytes: G·m/8
  * 80      24·G  generation g = 0..G−1: start of the slot it holds (origin + i·s, i the largest slot ≤ c with
  *               i mod G = g), count of adds into it that returned true, kept-until time in ms
- *               (Long.MIN_VALUE: none)
+ *               (Long.MIN_VALUE: none, the only value written since 2026-12-02; see {@link #foldInto})
  * 80+24G  L     payload: G·m/64 words; bit (c mod 64/G)·G + g of word ⌊c / (64/G)⌋ is cell c of generation g
  * end     4     CRC32C of every byte before it
  * </pre>
  *
  * <p>The reader recomputes the shape from (n, p, W, G) as the builder does and refuses a file whose k, m
  * or s differ, so no file can make a filter the library would not build. Generations past their time at
- * the moment of writing are written empty, with count 0 and no kept-until time.
+ * the moment of writing are written empty, with count 0. A kept-until time from an older file is honoured
+ * by {@link #foldInto}.
  */
 final class ExpiringFormat {
   static final int FIXED_HEADER_BYTES = 80;
@@ -46,14 +47,23 @@ final class ExpiringFormat {
   private ExpiringFormat() {}
 
   static void write(OutputStream out, KeyType keyType, ExpiringGenerations gens) throws IOException {
-    long t = gens.now();
-    gens.advance(t);
-    long st = gens.stateVolatile();
-    long cur = ExpiringGenerations.slotIn(st);
-    long valid = gens.validAt(st, t);
-    long[] words = gens.wordsOf(valid);
     ExpiringPlan plan = gens.plan;
     int g = plan.generations;
+    long t = gens.now();
+    gens.stepIfIdle(gens.slotOf(t));
+    long st;
+    long cur;
+    long[] words;
+    long[] counts = new long[g];
+    do { // a copy that a step began or ended during would mix two states: copy again
+      st = gens.stateVolatile();
+      cur = ExpiringGenerations.slotIn(st);
+      long valid = gens.validAt(st, t);
+      words = gens.wordsOf(valid);
+      for (int p = 0; p < g; p++) {
+        counts[p] = (valid & (1L << p)) != 0 ? gens.countOf(p, ExpiringGenerations.heldSlot(cur, p, g)) : 0;
+      }
+    } while (gens.stateVolatile() != st);
     ByteBuffer header = ByteBuffer.allocate(FIXED_HEADER_BYTES + GENERATION_BYTES * g)
         .putInt(FilterFormat.MAGIC)
         .put((byte) FilterFormat.VERSION)
@@ -71,21 +81,14 @@ final class ExpiringFormat {
         .putLong(cur)
         .putLong(8L * words.length);
     for (int p = 0; p < g; p++) {
-      boolean kept = (valid & (1L << p)) != 0;
-      header.putLong(gens.slotStart(heldSlot(cur, p, g)))
-          .putLong(kept ? gens.countOf(p) : 0)
-          .putLong(kept ? gens.keptUntil(p) : ExpiringGenerations.NOT_KEPT);
+      header.putLong(gens.slotStart(ExpiringGenerations.heldSlot(cur, p, g))).putLong(counts[p])
+          .putLong(ExpiringGenerations.NOT_KEPT);
     }
     CRC32C crc = new CRC32C();
     crc.update(header.array());
     out.write(header.array());
     FilterFormat.writeWords(out, words, crc);
     out.write(ByteBuffer.allocate(FilterFormat.TRAILER_BYTES).putInt((int) crc.getValue()).array());
-  }
-
-  /** The slot generation {@code p} holds when {@code cur} is current: the largest i ≤ cur with i mod G = p. */
-  static long heldSlot(long cur, int p, int g) {
-    return cur - ((cur - p) & (g - 1));
   }
 
   static ExpiringGenerations read(InputStream in, Funnel<?> funnel, InstantSource clock) throws IOException {
@@ -149,13 +152,14 @@ final class ExpiringFormat {
     FilterFormat.readFully(in, table, 0, table.length, "generation table");
     crc.update(table);
     ByteBuffer tb = ByteBuffer.wrap(table);
-    long[] kept = new long[g];
     long[] counts = new long[g];
+    long currentEnd = ExpiringGenerations.slotStart(origin, plan.slotMillis, cur + g);
+    long folded = 0;
     for (int q = 0; q < g; q++) {
       long start = tb.getLong();
       long count = tb.getLong();
       long keptUntil = tb.getLong();
-      long held = heldSlot(cur, q, g);
+      long held = ExpiringGenerations.heldSlot(cur, q, g);
       long expected = ExpiringGenerations.slotStart(origin, plan.slotMillis, held);
       if (start != expected) {
         throw new IOException("generation " + q + " starts at " + start + ", but it holds slot " + held
@@ -167,12 +171,42 @@ final class ExpiringFormat {
       if (keptUntil != ExpiringGenerations.NOT_KEPT && keptUntil < start) {
         throw new IOException("generation " + q + " is kept until " + keptUntil + ", before its slot starts at " + start);
       }
+      if (keptUntil > currentEnd) {
+        throw new IOException("generation " + q + " is kept until " + keptUntil + ", after the current generation"
+            + " (slot " + cur + ") is forgotten at " + currentEnd + ": no generation of this file lasts that long");
+      }
+      if (keptUntil > ExpiringGenerations.slotStart(origin, plan.slotMillis, held + g)) {
+        folded |= 1L << q;
+      }
       counts[q] = count;
-      kept[q] = keptUntil;
     }
     long[] words = FilterFormat.readWords(in, plan.words(), crc);
     FilterFormat.checkTrailer(in, (int) crc.getValue());
     FilterFormat.checkKeyType(keyType, funnel);
-    return new ExpiringGenerations(plan, clock, origin, cur, words, kept, counts);
+    foldInto(words, folded, (int) (cur & (g - 1)), g);
+    return new ExpiringGenerations(plan, clock, origin, cur, words, counts);
+  }
+
+  /**
+   * ORs the cells of the generations in {@code folded} into generation {@code into}. A kept-until time
+   * later than its generation's own end was written by development builds before 2026-12-02, for an add
+   * that raced a step; that add's item must be found until then. This library keeps no generation past
+   * its end, so the reader moves such a generation's cells into the current one, which lasts at least as
+   * long (a later kept-until time is refused): the items are kept, some of them longer than they were.
+   */
+  private static void foldInto(long[] words, long folded, int into, int g) {
+    if (folded == 0) {
+      return;
+    }
+    long ones = ExpiringGenerations.cellOnes(g);
+    for (int w = 0; w < words.length; w++) {
+      long cells = 0;
+      for (int q = 0; q < g; q++) {
+        if ((folded & (1L << q)) != 0) {
+          cells |= (words[w] >>> q) & ones;
+        }
+      }
+      words[w] |= cells << into;
+    }
   }
 }

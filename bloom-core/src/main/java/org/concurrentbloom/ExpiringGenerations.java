@@ -3,6 +3,7 @@ package org.concurrentbloom;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.InstantSource;
+import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -15,23 +16,24 @@ import java.util.concurrent.atomic.LongAdder;
  * have that bit, so a lookup touches k words, as a standard filter's does, instead of G·k. Generation g
  * holds the adds of every slot i with i mod G = g; slot i is the time [origin + i·s, origin + (i+1)·s).
  *
- * <h2>State</h2>
- * One word, {@code state = cur << 8 | phase}: cur is the newest slot, the one adds go to, and the phase
- * says what a step is doing. IDLE: none. CLAIMED: one thread owns the next step and is deciding how far it
- * may go. STEPPING(T): the owner is recycling the generations of slots cur+1..T, which hold slots
- * cur+1−G..T−G, past their time; queries leave those out. A step never recycles cur's own generation
- * (T ≤ cur + G − 1), so an add never loses its bits to the step it races.
+ * <h2>State and steps</h2>
+ * One word, {@code state = cur << 8 | phase}: cur is the newest slot, the one adds go to. Phase 0 (IDLE):
+ * no step. Phase j in [1, G − 1]: a step to slot cur + j is clearing the generations of slots
+ * cur+1..cur+j (they hold slots cur+1−G..cur+j−G, past their time). Phase {@link #CATCH_UP}: the clock is
+ * a whole rotation or more past cur, every generation is past its time, and a step is clearing them all.
+ * Queries leave out the generations a step is clearing. A step is claimed by one CAS that says all of it,
+ * so any thread can finish it: the pass is cut into chunks that the threads taking part share, each marked
+ * when cleared, and whoever finds every chunk marked publishes the new slot. A participant checks, between
+ * reading a word and its CAS, that the step is not yet published: a slow participant can then never clear
+ * a bit that an add set in the new current generation.
  *
- * <h2>Why an add is never lost (docs/EXPIRING.md, section 4, has the proof)</h2>
- * An add writes its bits into cur's generation, then reads the clock (so its time t is a reading taken
- * after the bits are in), then reads the state again. If cur's slot had not ended at t, the generation
- * lives until slot cur + G begins, which is at least t + W. If it had ended (a step is due but another
- * thread is stepping, or a step is held back), the add raises cur's generation's {@code keptUntil} to
- * t + W before its last state read: a step reads every {@code keptUntil} after claiming the state, so
- * either it sees the raise and keeps the generation, or the add sees the claim and redoes itself in the
- * new current generation (the store-then-load pairs of Dekker's algorithm, sequentially consistent here
- * because both sides use volatile accesses). Queries drop a generation by the clock, not by the step, so
- * a step that has not run yet never lets an expired generation answer.
+ * <h2>Why an add is never lost, and nothing is kept past its time (docs/EXPIRING.md, section 4)</h2>
+ * An add writes its bits into cur's generation, then reads the clock (t, taken after its bits are in),
+ * then reads the state again. Cur's generation lives until slot cur + G begins, which is at least t + W
+ * when t ≤ {@link #deadline}(cur), the end of slot cur up to rounding. An add that reads a later t (a
+ * late add: a step is due and not done) cannot return with its bits there: it takes part in the steps
+ * until the current slot has reached t's, then redoes itself in the new current generation. So no
+ * generation is ever kept past its time for a late add, and the forgetting bound holds exactly.
  *
  * <p>An add reads the clock once, after its bits are in, so the first add of a new slot writes into the
  * previous generation before it learns that it must step, and then redoes itself in the new one. That
@@ -40,21 +42,32 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ExpiringGenerations {
   private static final VarHandle STATE;
+  private static final VarHandle CURSOR;
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-  private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
 
   static {
     try {
-      STATE = MethodHandles.lookup().findVarHandle(ExpiringGenerations.class, "state", long.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      STATE = lookup.findVarHandle(ExpiringGenerations.class, "state", long.class);
+      CURSOR = lookup.findVarHandle(ExpiringGenerations.class, "passCursor", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
+  private static final int PHASE_BITS = 8;
+  private static final int PHASE_MASK = (1 << PHASE_BITS) - 1;
   private static final int IDLE = 0;
-  private static final int CLAIMED = 1;
-  /** keptUntil of a generation no late add has raised. */
+  /** The phase of a step that clears every generation (G ≤ 64, so no step to cur + j uses it). */
+  static final int CATCH_UP = PHASE_MASK;
+  /** keptUntil of a generation in the file format: none (writers write nothing else; see ExpiringFormat). */
   static final long NOT_KEPT = Long.MIN_VALUE;
+  /** At most this many chunks per pass, so that marking them costs nothing next to the pass. */
+  private static final int MAX_CHUNKS = 1024;
+  /** At least this many words per chunk (4 KiB), so that handing one out costs nothing next to clearing it. */
+  private static final int MIN_CHUNK_WORDS = 512;
+  /** The pass cursor: a step's slot (its low 53 bits) above the next chunk index. */
+  private static final int CHUNK_BITS = 11;
 
   final ExpiringPlan plan;
   final long origin;
@@ -69,20 +82,23 @@ final class ExpiringGenerations {
   private final long allGenerations;
   /** 1 in the lowest bit of every cell of a word: generation mask × this = that mask in every cell. */
   private final long cellOnes;
+  private final int chunkWords;
+  private final int chunks;
 
   @SuppressWarnings("unused") // through STATE
   private volatile long state;
-  /** Per generation: the clock time until which a late add needs it (NOT_KEPT if none). Volatile access. */
-  private final long[] keptUntil;
-  /** Per generation: 1 once an add may have written to it since it was last cleared. Volatile access. */
-  private final int[] dirty;
-  /** Per generation: adds that returned true into it. */
-  private final LongAdder[] counts;
-  /** Steps that recycled at least one generation, for statistics and tests. */
+  /** Which chunk of the running step's pass to hand out next: a hint only, see {@link #nextChunk}. */
+  @SuppressWarnings("unused") // through CURSOR
+  private volatile long passCursor = -1;
+  /** Per chunk: the slot the last step that finished clearing it started from. Volatile access. */
+  private final long[] chunkCleared;
+  /** Per generation: adds that returned true into it, for the slot it holds. */
+  private final GenerationCounts counts;
+  /** Steps published, for statistics and tests. */
   private final LongAdder steps = new LongAdder();
 
   ExpiringGenerations(ExpiringPlan plan, InstantSource clock, long origin, long currentSlot, long[] words,
-      long[] keptUntil, long[] counts) {
+      long[] counts) {
     this.plan = plan;
     this.clock = clock;
     this.origin = origin;
@@ -92,39 +108,32 @@ final class ExpiringGenerations {
     this.cellShift = 6 - log2G;
     this.cellsPerWordMask = (1 << cellShift) - 1;
     this.allGenerations = g == 64 ? -1L : (1L << g) - 1;
+    this.cellOnes = cellOnes(g);
+    int n = Math.max(1, Math.min(MAX_CHUNKS, words.length / MIN_CHUNK_WORDS));
+    this.chunkWords = (words.length + n - 1) / n;
+    this.chunks = Math.max(1, (words.length + chunkWords - 1) / chunkWords);
+    this.chunkCleared = new long[chunks];
+    Arrays.fill(chunkCleared, -1);
+    long[] held = new long[g];
+    for (int p = 0; p < g; p++) {
+      held[p] = heldSlot(currentSlot, p, g);
+    }
+    this.counts = new GenerationCounts(held, counts);
+    STATE.setVolatile(this, currentSlot << PHASE_BITS);
+  }
+
+  /** 1 in the lowest bit of every G-bit cell of a word. */
+  static long cellOnes(int g) {
     long ones = 0;
     for (int c = 0; c < 64; c += g) {
       ones |= 1L << c;
     }
-    this.cellOnes = ones;
-    this.keptUntil = keptUntil.clone();
-    this.dirty = new int[g];
-    this.counts = new LongAdder[g];
-    for (int p = 0; p < g; p++) {
-      this.counts[p] = new LongAdder();
-      this.counts[p].add(counts[p]);
-    }
-    markDirtyIfSet();
-    STATE.setVolatile(this, currentSlot << 8);
+    return ones;
   }
 
   /** Empty generations whose first slot begins now. */
   static ExpiringGenerations empty(ExpiringPlan plan, InstantSource clock) {
-    long[] kept = new long[plan.generations];
-    java.util.Arrays.fill(kept, NOT_KEPT);
-    return new ExpiringGenerations(plan, clock, clock.millis(), 0, new long[plan.words()], kept,
-        new long[plan.generations]);
-  }
-
-  private void markDirtyIfSet() {
-    for (int w = 0; w < words.length; w++) {
-      long v = words[w];
-      for (int p = 0; p < g && v != 0; p++) {
-        if ((v & (cellOnes << p)) != 0) {
-          dirty[p] = 1;
-        }
-      }
-    }
+    return new ExpiringGenerations(plan, clock, clock.millis(), 0, new long[plan.words()], new long[plan.generations]);
   }
 
   // ---------------------------------------------------------------- time
@@ -167,13 +176,27 @@ final class ExpiringGenerations {
     return (hi < 0) ? Long.MIN_VALUE : Long.MAX_VALUE;
   }
 
-  private static long plusSaturated(long a, long b) {
-    long r = a + b;
-    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+  /**
+   * The latest clock reading for which slot {@code cur}'s generation, which lives until slot cur + G
+   * begins, still covers reading + W: origin + (cur + G)·s − W, that is the end of slot cur plus the
+   * rounding (G − 1)·s − W ≥ 0. An add that reads a later time must not return with its bits there.
+   */
+  long deadline(long cur) {
+    long end = slotStart(cur + g);
+    if (end == Long.MAX_VALUE) {
+      return end; // a saturated end: no clock reading passes it
+    }
+    long d = end - plan.windowMillis;
+    return d > end ? Long.MIN_VALUE : d;
   }
 
   int generation(long slot) {
     return (int) (slot & (g - 1));
+  }
+
+  /** The slot generation {@code p} holds when {@code cur} is current: the largest i ≤ cur with i mod G = p. */
+  static long heldSlot(long cur, int p, int g) {
+    return cur - ((cur - p) & (g - 1));
   }
 
   // ---------------------------------------------------------------- state
@@ -183,35 +206,42 @@ final class ExpiringGenerations {
   }
 
   static long slotIn(long st) {
-    return st >> 8;
+    return st >> PHASE_BITS;
   }
 
-  private long keptUntilVolatile(int p) {
-    return (long) LONGS.getVolatile(keptUntil, p);
+  private static int phaseOf(long st) {
+    return (int) (st & PHASE_MASK);
+  }
+
+  /** The generations the step in {@code st} is clearing (none when IDLE). */
+  private long clearing(long st) {
+    int phase = phaseOf(st);
+    if (phase == CATCH_UP) {
+      return allGenerations;
+    }
+    long mask = 0;
+    long cur = slotIn(st);
+    for (int i = 1; i <= phase; i++) {
+      mask |= 1L << generation(cur + i);
+    }
+    return mask;
   }
 
   /**
    * The generations a reader at clock time {@code t} may consult under state {@code st}: all but those a
-   * step is recycling and those whose time is over at t. Slot i's generation is over once slot i + G has
-   * begun and no late add keeps it past t.
+   * step is clearing and those whose time is over at t. Slot i's generation is over once slot i + G has
+   * begun.
    */
   long validAt(long st, long t) {
+    long mask = allGenerations & ~clearing(st);
     long cur = slotIn(st);
-    int phase = (int) (st & 0xFF);
-    long mask = allGenerations;
-    if (phase > CLAIMED) {
-      for (long i = cur + 1; i <= cur + phase - 1; i++) {
-        mask &= ~(1L << generation(i));
-      }
-    }
     long ts = slotOf(t);
     if (ts > cur) {
-      long lastOver = Math.min(cur, ts - g);
-      for (long i = cur - g + 1; i <= lastOver; i++) {
-        int p = generation(i);
-        if (keptUntilVolatile(p) <= t) {
-          mask &= ~(1L << p);
-        }
+      if (ts - g >= cur) {
+        return 0;
+      }
+      for (long i = cur - g + 1; i <= ts - g; i++) {
+        mask &= ~(1L << generation(i));
       }
     }
     return mask;
@@ -259,67 +289,48 @@ final class ExpiringGenerations {
 
   /**
    * Adds (h1, h2) to the current generation; true iff no generation valid at the add's time had it before.
-   * Redoes itself in the new current generation when a step ran meanwhile.
+   * Redoes itself in the new current generation when a step ran meanwhile, and takes part in a step that
+   * is due when its own clock reading is too late for the current generation.
    */
   boolean add(long h1, long h2) {
     boolean absent = false;
     boolean first = true;
-    int wrote = -1;
     while (true) {
-      if (wrote >= 0) {
-        // The last try's bits went into a generation that a step may have recycled meanwhile, marking it
-        // clean before they landed: mark it again, or no later step would clear them.
-        INTS.setVolatile(dirty, wrote, 1);
-        wrote = -1;
-      }
       long st = stateVolatile();
       long cur = slotIn(st);
       int p = generation(cur);
-      if ((int) INTS.getAcquire(dirty, p) == 0) {
-        INTS.setVolatile(dirty, p, 1); // before the bits, so a step that finds it clean finds them absent
-      }
       long all = allCells(h1, h2);
       if ((all & (1L << p)) == 0) {
         setBits(h1, h2, p);
-        wrote = p;
       }
       long t = now();
       if (first) {
         absent = (all & validAt(st, t)) == 0;
         first = false;
       }
-      if (slotOf(t) > cur) {
-        advance(t);
-        if (slotIn(stateVolatile()) != cur) {
-          continue; // stepped, by this thread or another: put the bits in the new current generation
+      long ts = slotOf(t);
+      if (ts > cur) {
+        if (t > deadline(cur)) {
+          catchUp(ts); // a late add: cur's generation ends before t + W, so it must go into a newer one
+          continue;
         }
-        raiseKeptUntil(p, plusSaturated(t, plan.windowMillis)); // a late add: keep cur's generation for it
+        stepIfIdle(ts);
       }
       if (slotIn(stateVolatile()) != cur) {
-        continue;
+        continue; // stepped, by this thread or another: put the bits in the new current generation
       }
       if (absent) {
-        counts[p].increment();
+        counts.increment(p, cur);
       }
       return absent;
     }
   }
 
-  private void raiseKeptUntil(int p, long until) {
-    long seen = keptUntilVolatile(p);
-    while (seen < until) {
-      long witness = (long) LONGS.compareAndExchange(keptUntil, p, seen, until);
-      if (witness == seen) {
-        return;
-      }
-      seen = witness;
-    }
-  }
-
   boolean mightContain(long h1, long h2) {
     long t = now();
-    if (slotOf(t) > slotIn(stateVolatile())) {
-      advance(t);
+    long ts = slotOf(t);
+    if (ts > slotIn(stateVolatile())) {
+      stepIfIdle(ts);
     }
     while (true) {
       long st = stateVolatile();
@@ -333,93 +344,138 @@ final class ExpiringGenerations {
   // ---------------------------------------------------------------- steps
 
   /**
-   * Brings the current slot up to the slot of {@code t}, one step of at most G − 1 slots at a time, unless
-   * another thread is stepping or a late add keeps the next generation to recycle.
+   * Brings the current slot up to {@code target} (a slot some clock reading has reached) unless another
+   * thread is stepping: then returns at once, leaving the step to it. For queries and for adds that are
+   * not late.
    */
-  void advance(long t) {
-    long target = slotOf(t);
+  void stepIfIdle(long target) {
     while (true) {
       long st = stateVolatile();
-      long cur = slotIn(st);
-      if (cur >= target || (st & 0xFF) != IDLE) {
+      if (slotIn(st) >= target || phaseOf(st) != IDLE) {
         return;
       }
-      if (!STATE.compareAndSet(this, st, (cur << 8) | CLAIMED)) {
-        continue;
-      }
-      if (!step(cur, target, t)) {
-        return;
+      long claimed = claim(st, target);
+      if (STATE.compareAndSet(this, st, claimed)) {
+        finish(claimed);
       }
     }
   }
 
-  /** The owner's step from {@code cur}; false if a late add held it back. Leaves the state IDLE. */
-  private boolean step(long cur, long target, long t) {
-    if (target - cur >= 2L * g && allClean(t)) {
-      // Nothing to clear anywhere: jump straight to the target (a long pause, or a file read much later).
-      // The current generation is recycled too, uncleared; an add racing this has its bits in it still.
-      resetCounts();
-      STATE.setVolatile(this, target << 8);
+  /**
+   * Brings the current slot up to at least {@code target} (a slot some clock reading has reached), taking
+   * part in any step in progress. For late adds. Lock-free: a thread that stalls in a step never keeps
+   * another from finishing it.
+   */
+  void catchUp(long target) {
+    while (true) {
+      long st = stateVolatile();
+      if (slotIn(st) >= target) {
+        return;
+      }
+      if (phaseOf(st) == IDLE) {
+        long claimed = claim(st, target);
+        if (!STATE.compareAndSet(this, st, claimed)) {
+          continue;
+        }
+        st = claimed;
+      }
+      finish(st);
+    }
+  }
+
+  /**
+   * The state that claims the step from IDLE {@code st} towards {@code target}: to target itself when it is
+   * within G − 1 slots (the current generation is never cleared then), else a catch-up.
+   */
+  private long claim(long st, long target) {
+    long cur = slotIn(st);
+    long phase = target - cur >= g ? CATCH_UP : target - cur;
+    return (cur << PHASE_BITS) | phase;
+  }
+
+  /** Takes part in the step {@code st} and publishes it if no other thread has yet. */
+  private void finish(long st) {
+    if (!clearPass(st)) {
+      return; // published by another thread
+    }
+    long cur = slotIn(st);
+    int phase = phaseOf(st);
+    // A catch-up clears everything, so it may go straight to the slot of the clock as it reads now (never
+    // below cur + G, which the claiming thread's clock reached).
+    long to = phase == CATCH_UP ? Math.max(cur + g, slotOf(now())) : cur + phase;
+    if (STATE.compareAndSet(this, st, to << PHASE_BITS)) {
       steps.increment();
-      return true;
     }
-    long last = cur;
-    for (long i = cur + 1; i <= Math.min(target, cur + g - 1); i++) {
-      if (keptUntilVolatile(generation(i)) > t) {
-        break;
-      }
-      last = i;
-    }
-    if (last == cur) {
-      STATE.setVolatile(this, cur << 8);
-      return false;
-    }
-    STATE.setVolatile(this, (cur << 8) | (1 + (last - cur)));
-    long planes = 0;
-    for (long i = cur + 1; i <= last; i++) {
-      int p = generation(i);
-      if ((int) INTS.getVolatile(dirty, p) != 0) {
-        INTS.setVolatile(dirty, p, 0);
-        planes |= 1L << p;
-      }
-    }
-    clearPlanes(planes);
-    for (long i = cur + 1; i <= last; i++) {
-      int p = generation(i);
-      counts[p].reset();
-      LONGS.setVolatile(keptUntil, p, NOT_KEPT);
-    }
-    STATE.setVolatile(this, last << 8);
-    steps.increment();
-    return true;
   }
 
-  private boolean allClean(long t) {
-    for (int p = 0; p < g; p++) {
-      if ((int) INTS.getVolatile(dirty, p) != 0 || keptUntilVolatile(p) > t) {
+  /**
+   * Clears the generations of step {@code st} in every word, sharing the chunks with the other threads that
+   * take part; true once every chunk is cleared, false as soon as the step turns out published.
+   */
+  private boolean clearPass(long st) {
+    long cur = slotIn(st);
+    long inWord = spread(clearing(st));
+    for (int c = nextChunk(cur); c >= 0; c = nextChunk(cur)) {
+      if (!clearChunk(c, inWord, st)) {
         return false;
       }
+      LONGS.setVolatile(chunkCleared, c, cur);
+    }
+    // Chunks handed out to a thread that has not finished them (it may have stalled): clear them too.
+    // Clearing twice is harmless; leaving one would be a lost expiry.
+    for (int c = 0; c < chunks; c++) {
+      if ((long) LONGS.getVolatile(chunkCleared, c) != cur) {
+        if (!clearChunk(c, inWord, st)) {
+          return false;
+        }
+        LONGS.setVolatile(chunkCleared, c, cur);
+      }
     }
     return true;
   }
 
-  private void resetCounts() {
-    for (LongAdder c : counts) {
-      c.reset();
+  /**
+   * The next chunk of step {@code cur}'s pass to clear, or −1 when all have been handed out. Only a hint
+   * that spreads the threads over the chunks: a thread of an older step may reset it, which only makes
+   * some chunk be cleared twice, and {@link #clearPass} clears whatever is not marked done anyway.
+   */
+  private int nextChunk(long cur) {
+    long id = cur & (-1L >>> CHUNK_BITS);
+    while (true) {
+      long seen = (long) CURSOR.getVolatile(this);
+      int c;
+      long next;
+      if ((seen >>> CHUNK_BITS) != id) {
+        c = 0; // the first thread of this step
+        next = (id << CHUNK_BITS) | 1;
+      } else if ((seen & ((1 << CHUNK_BITS) - 1)) >= chunks) {
+        return -1;
+      } else {
+        c = (int) (seen & ((1 << CHUNK_BITS) - 1));
+        next = seen + 1;
+      }
+      if (CURSOR.compareAndSet(this, seen, next)) {
+        return c;
+      }
     }
   }
 
-  /** Clears the bits of the generations in {@code planes} in every word, atomically per word. */
-  private void clearPlanes(long planes) {
-    if (planes == 0) {
-      return;
-    }
-    long inWord = spread(planes);
-    for (int w = 0; w < words.length; w++) {
+  /**
+   * Clears the bits {@code inWord} in the words of chunk {@code c}; false (stopping at once) if step
+   * {@code st} is found published. Each CAS's expected value was read before a check that the step is
+   * still running, so it cannot hold a bit that an add set after the step was published: the CAS then
+   * fails, and the next check stops the pass. Reads are volatile, to put them in one order with the checks.
+   */
+  private boolean clearChunk(int c, long inWord, long st) {
+    int end = (int) Math.min(words.length, (long) (c + 1) * chunkWords);
+    for (int w = c * chunkWords; w < end; w++) {
       // A compare-and-exchange, not a plain store: adds set bits of the current generation in these same
       // words meanwhile, and a plain read-modify-write would erase one.
-      long seen = AtomicWords.getAcquire(words, w);
+      long seen = AtomicWords.getVolatile(words, w);
       while ((seen & inWord) != 0) {
+        if (stateVolatile() != st) {
+          return false;
+        }
         long witness = (long) LONGS.compareAndExchange(words, w, seen, seen & ~inWord);
         if (witness == seen) {
           break;
@@ -427,6 +483,7 @@ final class ExpiringGenerations {
         seen = witness;
       }
     }
+    return true;
   }
 
   /** A generation mask repeated in every cell of a word. */
@@ -451,22 +508,20 @@ final class ExpiringGenerations {
     return set;
   }
 
-  long count(long valid) {
+  /** Adds that returned true into the generations in {@code valid}, under state {@code st}. */
+  long count(long st, long valid) {
     long sum = 0;
     for (int p = 0; p < g; p++) {
       if ((valid & (1L << p)) != 0) {
-        sum = BitTable.saturatedSum(sum, counts[p].sum());
+        sum = BitTable.saturatedSum(sum, countOf(p, heldSlot(slotIn(st), p, g)));
       }
     }
     return sum;
   }
 
-  long countOf(int p) {
-    return counts[p].sum();
-  }
-
-  long keptUntil(int p) {
-    return keptUntilVolatile(p);
+  /** Adds that returned true into generation {@code p} while it held {@code slot}. */
+  long countOf(int p, long slot) {
+    return counts.count(p, slot);
   }
 
   long stepsTaken() {

@@ -23,7 +23,7 @@ class ExpiringBloomFilterTest {
   private static final long S = 10_000;
   private static final long START = 1_000_000_000_000L;
 
-  private static ExpiringBloomFilter<Long> longs(TestClock clock, long n, double p) {
+  private static ExpiringBloomFilter<Long> longs(java.time.InstantSource clock, long n, double p) {
     return ExpiringBloomFilter.builder(Funnels.longFunnel()).window(Duration.ofMillis(W))
         .expectedInsertionsPerWindow(n).fpp(p).clock(clock).build();
   }
@@ -161,8 +161,8 @@ class ExpiringBloomFilterTest {
   }
 
   /**
-   * A jump of many windows forgets everything in a few steps (the clean generations are skipped, and once
-   * every generation is clean the slot jumps straight to the clock's), and the filter goes on as new.
+   * A jump of many windows forgets everything in one step (a catch-up: every generation is past its time,
+   * so one pass clears them all and the slot jumps straight to the clock's), and the filter goes on as new.
    */
   @Test
   void aLongJumpForgetsEverythingInAFewSteps() {
@@ -177,12 +177,108 @@ class ExpiringBloomFilterTest {
       found += f.mightContain(i) ? 1 : 0;
     }
     assertThat(found).isZero(); // everything cleared or left out: not even a false positive
-    assertThat(f.stepsTaken()).isLessThanOrEqualTo(3);
+    assertThat(f.stepsTaken()).isEqualTo(1);
     assertThat(f.add(7L)).isTrue();
     assertThat(f.mightContain(7L)).isTrue();
     assertThat(f.count()).isEqualTo(1);
     clock.advance(W - 1);
     assertThat(f.mightContain(7L)).isTrue();
+  }
+
+  /**
+   * A late add (its clock reading is past what the current generation covers, and a step is due) finishes
+   * the step itself when the thread that claimed it stalls, and does not keep the older items of the
+   * current generation alive. Thread A queries after a jump of 70 slots and claims the catch-up; its clock
+   * then holds it after its pass and before it publishes. Meanwhile this thread adds x: it must return
+   * without A, x must be found for a whole window from the jump, and z, added 70 s before, must be gone.
+   * The design before 2026-12-02 returned by keeping the current generation until t + W, and z with it.
+   */
+  @Test
+  void aLateAddFinishesAStalledStepAndKeepsNothingOld() throws Exception {
+    HoldingClock clock = new HoldingClock(START);
+    ExpiringBloomFilter<Long> f = longs(clock, 10_000, 0.01);
+    long z = 1;
+    long x = 2;
+    assertThat(f.add(z)).isTrue();
+    long t = START + 70 * S + S / 2;
+    clock.set(t);
+    Thread stepper = new Thread(() -> f.mightContain(z), "stepper");
+    clock.holdOnCall(stepper, 2); // its first reading is the query's; its second comes after its pass
+    stepper.start();
+    try {
+      assertThat(clock.awaitHeld()).as("the stepper reached its publishing clock reading").isTrue();
+      assertThat(ExpiringGenerations.slotIn(generationsOf(f).stateVolatile())).as("state, still unpublished")
+          .isZero();
+      assertThat(f.add(x)).isTrue(); // returns although the stepper has not published
+      assertThat(ExpiringGenerations.slotIn(generationsOf(f).stateVolatile())).isEqualTo(70);
+      assertThat(f.mightContain(z)).as("z, 70 s old").isFalse();
+      assertThat(f.mightContain(x)).isTrue();
+    } finally {
+      clock.release();
+      stepper.join(10_000);
+    }
+    assertThat(stepper.isAlive()).isFalse();
+    assertThat(f.stepsTaken()).isEqualTo(1);
+    clock.set(t + W - 1);
+    assertThat(f.mightContain(x)).isTrue();
+    assertThat(f.mightContain(z)).isFalse();
+    clock.set(t + f.maxRetention().toMillis());
+    assertThat(f.mightContain(x)).isFalse();
+  }
+
+  /**
+   * A test clock that holds one thread at its n-th reading until released, so that a test can stop a step
+   * at a chosen point; the other threads read it freely.
+   */
+  static final class HoldingClock implements java.time.InstantSource {
+    private final TestClock clock;
+    private final java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+    private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+    private volatile Thread holding;
+    private volatile int holdAt;
+    private int calls; // read and written by the held thread only
+
+    HoldingClock(long start) {
+      this.clock = new TestClock(start);
+    }
+
+    void set(long t) {
+      clock.set(t);
+    }
+
+    void holdOnCall(Thread thread, int n) {
+      holdAt = n;
+      holding = thread;
+    }
+
+    boolean awaitHeld() throws InterruptedException {
+      return held.await(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    void release() {
+      released.countDown();
+    }
+
+    @Override
+    public long millis() {
+      if (Thread.currentThread() == holding && ++calls == holdAt) {
+        held.countDown();
+        try {
+          if (!released.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new IllegalStateException("never released");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+      return clock.millis();
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis());
+    }
   }
 
   /** An add of an item remembered from an earlier slot returns false but renews it for another window. */

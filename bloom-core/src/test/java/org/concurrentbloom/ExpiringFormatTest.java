@@ -138,6 +138,45 @@ class ExpiringFormatTest {
     assertRejected(crc, ExpiringFormatTest::read, "checksum mismatch");
   }
 
+  /**
+   * Kept-until times: written only by development builds before 2026-12-02 (a late add kept its generation
+   * past its end); now every writer writes none. A reader keeps such a generation's items by moving its
+   * cells into the current generation, which lasts at least as long, and refuses a time past even that.
+   */
+  @Test
+  void aKeptUntilTimeFromAnOlderFileIsKeptByTheCurrentGeneration() throws IOException {
+    byte[] kept = golden();
+    ByteBuffer.wrap(kept).putLong(96, ORIGIN + 5_000); // generation 0 (slot 0, ends at origin + 4 s) kept to 5 s
+    fixCrc(kept);
+    TestClock clock = new TestClock(ORIGIN + 2_500);
+    ExpiringBloomFilter<CharSequence> f =
+        ExpiringBloomFilter.readFrom(new ByteArrayInputStream(kept), Funnels.stringFunnel(), clock);
+    clock.set(ORIGIN + 4_999);
+    assertThat(f.mightContain("apple")).as("apple, kept until origin + 5 s").isTrue();
+    assertThat(f.mightContain("banana")).isTrue();
+    assertThat(f.mightContain("cherry")).isTrue();
+    assertThat(HexFormat.of().formatHex(bytes(f))).as("written back").doesNotContain("0000019adc5bf388");
+    clock.set(ORIGIN + 6_000); // the current generation (slot 2) is over: everything is forgotten
+    assertThat(f.mightContain("apple")).isFalse();
+    assertThat(f.mightContain("cherry")).isFalse();
+    // Without the kept-until time, apple is gone from origin + 4 s.
+    TestClock plain = new TestClock(ORIGIN + 4_000);
+    assertThat(ExpiringBloomFilter.readFrom(new ByteArrayInputStream(golden()), Funnels.stringFunnel(), plain)
+        .mightContain("apple")).isFalse();
+    // A kept-until time not past the generation's own end changes nothing; one past the current's is refused.
+    assertRejectedField(96, "0000019adc5bf771", "generation 0 is kept until 1764633606001, after the current"
+        + " generation (slot 2) is forgotten at 1764633606000");
+    assertRejectedField(144, "0000019adc5bf771", "generation 2 is kept until 1764633606001");
+    byte[] harmless = golden();
+    ByteBuffer.wrap(harmless).putLong(144, ORIGIN + 6_000); // the current generation, to its own end
+    fixCrc(harmless);
+    TestClock late = new TestClock(ORIGIN + 4_000);
+    ExpiringBloomFilter<CharSequence> g =
+        ExpiringBloomFilter.readFrom(new ByteArrayInputStream(harmless), Funnels.stringFunnel(), late);
+    assertThat(g.mightContain("apple")).isFalse();
+    assertThat(g.mightContain("cherry")).isTrue();
+  }
+
   @Test
   void truncationsAreRefusedAndAllocateLittle() {
     byte[] valid = golden();

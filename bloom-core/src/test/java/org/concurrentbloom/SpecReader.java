@@ -391,10 +391,16 @@ final class SpecReader {
 
     /**
      * Generation gen is valid at t while slot(t) &lt; i_g + G (for a slot below the cap: t &lt; origin + (i_g +
-     * G)·s), or t &lt; its kept-until time.
+     * G)·s). Kept-until times were applied when the file was read ({@link #words} has their cells).
      */
     boolean isValid(int gen, long t) {
-      return clockSlot(t).compareTo(BigInteger.valueOf(slotOf(gen) + g)) < 0 || t < keptUntil[gen];
+      return clockSlot(t).compareTo(BigInteger.valueOf(slotOf(gen) + g)) < 0;
+    }
+
+    /** E_g: origin + (i_g + G)·s, clamped to the signed 64-bit range as the start fields are. */
+    long forgottenFrom(int gen) {
+      return slotStart(slotOf(gen) + g).max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE))
+          .longValueExact();
     }
 
     /** Bit gen of cell x: bit (x mod (64/G))·G + gen of word ⌊x / (64/G)⌋. */
@@ -544,6 +550,24 @@ final class SpecReader {
       }
       if (keptUntil[gen] != NO_KEPT_UNTIL && keptUntil[gen] < starts[gen]) {
         throw new Rejected("kept-until before start");
+      }
+    }
+    // Kept-until times of older files: refused past the current generation's end, else that generation
+    // takes the cells of every generation kept past its own end.
+    int current = (int) Math.floorMod(c, (long) g);
+    for (int gen = 0; gen < g; gen++) {
+      if (keptUntil[gen] > e.forgottenFrom(current)) {
+        throw new Rejected("kept-until past the current generation's end");
+      }
+    }
+    for (int gen = 0; gen < g; gen++) {
+      if (keptUntil[gen] > e.forgottenFrom(gen)) {
+        for (long x = 0; x < m; x++) {
+          if (e.cell(x, gen)) {
+            int cellsPerWord = 64 / g;
+            words[(int) (x / cellsPerWord)] |= 1L << ((x % cellsPerWord) * g + current);
+          }
+        }
       }
     }
     return e;

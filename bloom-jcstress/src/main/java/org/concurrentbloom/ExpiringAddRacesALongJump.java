@@ -16,9 +16,9 @@ import org.openjdk.jcstress.infra.results.ZZZZZZ_Result;
  * Two adds race a long jump of the clock on an empty {@link ExpiringBloomFilter} ({@link
  * JcstressKeys#expiring}: W = 7 s, s = 1 s, 8 generations): built at O, the clock then set to
  * t = O + 70.5 s, ten windows on (slot 70), with no operation since. The first add to see it claims the
- * step from slot 0 to 70. If no add has marked a generation dirty yet, the step takes the all-clean
- * shortcut straight to slot 70 and leaves the current generation uncleared; otherwise it steps 7 slots
- * at a time, ten steps, while the other add finds it claimed, returns or redoes itself.
+ * catch-up from slot 0 to 70, which clears every generation, slot 0's too, into which both adds may
+ * already have written; each add's reading is far past what slot 0's generation covers, so each must
+ * help finish the catch-up (or find it done) and redo itself in the new current generation.
  *
  * <p>The guarantee: both adds began after the clock showed t and returned before the arbiter's queries,
  * so queries at t (the new time) and at t + W − 1 ms must find both items.

@@ -22,8 +22,8 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
  * <p>The guarantee: t was on the clock before add(x) began and the add returned before the arbiter's
  * query, so a query whose clock reads below t + W must find x. The arbiter sets the clock to
  * t + W − 1 ms = O + 8.499 s, in slot 8, where slot 0's generation is past its time: if the add put its
- * bits into slot 0's generation (it read the state before the step) and neither redid them in the new
- * current generation nor raised that generation's keptUntil to its clock reading + W, x is lost.
+ * bits into slot 0's generation (it read the state before the step) and did not redo them in the new
+ * current generation (helping to finish the step first if actor 2 had claimed it), x is lost.
  *
  * <p>Result: (add(x), mightContain(y) by actor 2, mightContain(x) and mightContain(y) by the arbiter).
  * The three items' cells are pairwise disjoint, so no answer can come from another item's bits.

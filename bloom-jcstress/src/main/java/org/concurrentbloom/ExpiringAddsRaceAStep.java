@@ -15,8 +15,8 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 /**
  * Two adds race the overdue step of {@link ExpiringAddRacesAStep}'s state (current slot 0, clock at
  * t = O + 1.5 s in slot 1): each sees that slot 1 has begun, one claims the step and the other finds it
- * claimed (or both find it done), so one of them returns with its bits only in slot 0's generation
- * unless it raised that generation's keptUntil or redid them. The items' cells are disjoint and share a
+ * claimed (or both find it done); one whose bits went only into slot 0's generation must help finish
+ * the step and redo them in the new one. The items' cells are disjoint and share a
  * word, so the adds also race on that word's CAS.
  *
  * <p>The guarantee: both adds began after the clock showed t and returned before the arbiter's queries,

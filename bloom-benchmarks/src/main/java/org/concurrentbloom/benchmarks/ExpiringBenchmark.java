@@ -37,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       current generation's load cycles between empty and nearly full (as at the design rate), no step is
  *       timed. Keys come round again only after G slots, when their generation has been recycled, so
  *       every add is of a key absent from the filter. {@link #addShared}: ours, two threads sharing the
- *       filter and the key sequence (one thread may step while the other adds).
+ *       filter and the key sequence (one thread may step while the other adds: that one's adds then read
+ *       a time past the current slot and help finish the step, inside its timed invocation).
  *   <li>{@link #expiryStep}: one step of a full window: the clock advances one slot and one add runs the
  *       step (ours: clearing the generation to be reused, one pass over all G·m bits; Commons: dropping
  *       the oldest layer and allocating a new target). An untimed setup before each step fills the

@@ -10,7 +10,7 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * A {@code --hash-strategy} value: a hash family ({@code xxh3}, the default, or {@code murmur3}, which
  * releases before strategy 4 read), or one strategy by its file id (1, 2, 4, 5) or enum name. A family
- * becomes the strategy of the filter type's layout ({@link #resolve}): 4 or 1 for standard (and scalable)
+ * becomes the strategy of the filter type's layout ({@link Choice#resolve}): 4 or 1 for standard (and scalable)
  * filters, 5 or 2 for blocked ones. An unknown value is a usage error that names it.
  */
 final class HashStrategyOption implements ITypeConverter<HashStrategyOption.Choice> {

@@ -107,7 +107,7 @@ public class ProfileBenchmark {
   /** Loads a key the way every later step must: a String's header, its array's length and first byte. */
   static long touch(Object key) {
     if (key instanceof String s) {
-      return s.length() + s.charAt(0);
+      return (long) s.length() + s.charAt(0);
     }
     return (Long) key;
   }
