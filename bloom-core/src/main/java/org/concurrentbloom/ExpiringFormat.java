@@ -43,6 +43,8 @@ import java.util.zip.CRC32C;
 final class ExpiringFormat {
   static final int FIXED_HEADER_BYTES = 80;
   static final int GENERATION_BYTES = 24;
+  /** A generation's kept-until field when it has none: the only value written now (see {@link #foldInto}). */
+  private static final long NOT_KEPT = Long.MIN_VALUE;
 
   private ExpiringFormat() {}
 
@@ -82,7 +84,7 @@ final class ExpiringFormat {
         .putLong(8L * words.length);
     for (int p = 0; p < g; p++) {
       header.putLong(gens.slotStart(ExpiringGenerations.heldSlot(cur, p, g))).putLong(counts[p])
-          .putLong(ExpiringGenerations.NOT_KEPT);
+          .putLong(NOT_KEPT);
     }
     CRC32C crc = new CRC32C();
     crc.update(header.array());
@@ -168,7 +170,7 @@ final class ExpiringFormat {
       if (count < 0) {
         throw new IOException("generation " + q + " has count " + count + ", which must be >= 0");
       }
-      if (keptUntil != ExpiringGenerations.NOT_KEPT && keptUntil < start) {
+      if (keptUntil != NOT_KEPT && keptUntil < start) {
         throw new IOException("generation " + q + " is kept until " + keptUntil + ", before its slot starts at " + start);
       }
       if (keptUntil > currentEnd) {

@@ -60,8 +60,6 @@ final class ExpiringGenerations {
   private static final int IDLE = 0;
   /** The phase of a step that clears every generation (G ≤ 64, so no step to cur + j uses it). */
   static final int CATCH_UP = PHASE_MASK;
-  /** keptUntil of a generation in the file format: none (writers write nothing else; see ExpiringFormat). */
-  static final long NOT_KEPT = Long.MIN_VALUE;
   /** At most this many chunks per pass, so that marking them costs nothing next to the pass. */
   private static final int MAX_CHUNKS = 1024;
   /** At least this many words per chunk (4 KiB), so that handing one out costs nothing next to clearing it. */
