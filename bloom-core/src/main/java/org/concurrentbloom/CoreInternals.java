@@ -8,10 +8,10 @@ import org.concurrentbloom.internal.CoreAccess;
  */
 final class CoreInternals extends CoreAccess {
   @Override
-  public <T> void hash(T item, Funnel<? super T> funnel, long[] into) {
+  public <T> void hash(T item, Funnel<? super T> funnel, HashStrategy strategy, long[] into) {
     HashingSink sink = HashingSink.acquire();
     try {
-      sink.hash(item, funnel);
+      sink.hash(item, funnel, strategy);
       into[0] = sink.h1;
       into[1] = sink.h2;
     } finally {
@@ -51,9 +51,9 @@ final class CoreInternals extends CoreAccess {
   }
 
   @Override
-  public <T> BloomFilter<T> standardFilter(Funnel<? super T> funnel, long bits, int hashFunctions,
-      long expectedInsertions, double fpp, long count, long[] words) {
-    Layout layout = new StandardLayout(bits, hashFunctions);
+  public <T> BloomFilter<T> standardFilter(Funnel<? super T> funnel, HashStrategy strategy, long bits,
+      int hashFunctions, long expectedInsertions, double fpp, long count, long[] words) {
+    Layout layout = new StandardLayout(bits, hashFunctions, strategy);
     Sizing.checkExpectedInsertions(expectedInsertions);
     Sizing.checkFpp(fpp);
     if (count < 0) {

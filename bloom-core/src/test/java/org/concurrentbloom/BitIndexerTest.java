@@ -54,6 +54,42 @@ class BitIndexerTest {
   }
 
   @Test
+  void strategyFourIndexesAreTheBitsOfTheDefaultFilterForEveryFunnel() {
+    SplittableRandom random = new SplittableRandom(7);
+    Funnel<byte[]> custom = (bytes, sink) -> sink.putBytes(bytes).putInt(bytes.length);
+    for (long n : new long[] {10, 1_000, 50_000}) {
+      BloomFilter<CharSequence> strings = BloomFilter.create(Funnels.stringFunnel(), n, 0.01);
+      BloomFilter<Long> longs = BloomFilter.create(Funnels.longFunnel(), n, 0.01);
+      BloomFilter<byte[]> other = BloomFilter.create(custom, n, 0.01);
+      assertThat(strings.hashStrategy()).isEqualTo(BitIndexer.DEFAULT_STRATEGY);
+      BitIndexer<CharSequence> s = BitIndexer.sized(Funnels.stringFunnel(), BitIndexer.DEFAULT_STRATEGY, n, 0.01);
+      BitIndexer<Long> l = BitIndexer.sized(Funnels.longFunnel(), BitIndexer.DEFAULT_STRATEGY, n, 0.01);
+      BitIndexer<byte[]> c = BitIndexer.sized(custom, BitIndexer.DEFAULT_STRATEGY, n, 0.01);
+      assertThat(s.strategy()).isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
+      int k = s.hashFunctions();
+      long[] into = new long[Math.max(2, k)];
+      for (int trial = 0; trial < 50; trial++) {
+        String key = "key-" + random.nextLong() + (trial % 5 == 0 ? "\u00e9\u4e16" : "");
+        s.indexes(key, into);
+        assertThat(asBitSet(into, k)).as("n=%d %s", n, key).isEqualTo(bitsSetBy(strings, key));
+        long v = random.nextLong();
+        l.indexes(v, into);
+        assertThat(asBitSet(into, k)).as("n=%d %d", n, v).isEqualTo(bitsSetBy(longs, v));
+        byte[] b = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        c.indexes(b, into);
+        assertThat(asBitSet(into, k)).as("n=%d bytes of %s", n, key).isEqualTo(bitsSetBy(other, b));
+      }
+    }
+  }
+
+  @Test
+  void onlyTheStandardLayoutsStrategiesAreIndexed() {
+    assertThat(BitIndexer.withShape(Funnels.longFunnel(), 640, 5).strategy()).isEqualTo(BitIndexer.STRATEGY);
+    assertThatThrownBy(() -> BitIndexer.withShape(Funnels.longFunnel(), HashStrategy.XXH3_64_BLOCKED, 640, 5))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not 5 (XXH3_64_BLOCKED)");
+  }
+
+  @Test
   void sizedMatchesTheShapeCreateBuilds() {
     for (long n : new long[] {1, 1_000, 123_457, 10_000_000}) {
       for (double p : new double[] {0.5, 0.01, 1e-6}) {

@@ -18,39 +18,80 @@ import org.concurrentbloom.HashStrategy;
  * @param <T> the type of item
  */
 public final class BitIndexer<T> {
-  /** The hash strategy of the standard layout, whose id files and Redis metadata store. */
+  /** Strategy 1, of the factories without a strategy argument (files and Redis filters made before strategy 4). */
   public static final HashStrategy STRATEGY = HashStrategy.MURMUR3_128_ENHANCED_DOUBLE;
+  /** Strategy 4: what {@code BloomFilter.create} uses for a new standard filter. */
+  public static final HashStrategy DEFAULT_STRATEGY = HashStrategy.XXH3_64_ENHANCED_DOUBLE;
 
   private final Funnel<? super T> funnel;
+  private final HashStrategy strategy;
   private final long bits;
   private final int hashFunctions;
 
-  private BitIndexer(Funnel<? super T> funnel, long bits, int hashFunctions) {
+  private BitIndexer(Funnel<? super T> funnel, HashStrategy strategy, long bits, int hashFunctions) {
     CoreAccess.get().checkShape(bits, hashFunctions);
     this.funnel = Objects.requireNonNull(funnel, "funnel");
+    this.strategy = checkStrategy(strategy);
     this.bits = bits;
     this.hashFunctions = hashFunctions;
   }
 
+  private static HashStrategy checkStrategy(HashStrategy strategy) {
+    Objects.requireNonNull(strategy, "strategy");
+    if (strategy != HashStrategy.MURMUR3_128_ENHANCED_DOUBLE && strategy != HashStrategy.XXH3_64_ENHANCED_DOUBLE) {
+      throw new IllegalArgumentException("the standard layout takes hash strategy 4 (" + DEFAULT_STRATEGY
+          + ") or 1 (" + STRATEGY + "), not " + strategy.id() + " (" + strategy + ")");
+    }
+    return strategy;
+  }
+
   /**
-   * The indexer for the shape {@code BloomFilter.create(funnel, expectedInsertions, fpp)} builds.
+   * The strategy-1 indexer for the shape {@code BloomFilter.create(funnel, expectedInsertions, fpp)} builds.
    *
    * @throws IllegalArgumentException if {@code expectedInsertions < 1}, {@code fpp} is not in (0, 1),
    *     -n ln p / (ln 2)^2 is below one bit (as for every layout), or the shape would exceed the limits of
    *     {@code BloomFilter}; the message names the bad value
    */
   public static <T> BitIndexer<T> sized(Funnel<? super T> funnel, long expectedInsertions, double fpp) {
-    long[] shape = CoreAccess.get().standardShape(expectedInsertions, fpp);
-    return new BitIndexer<>(funnel, shape[0], (int) shape[1]);
+    return sized(funnel, STRATEGY, expectedInsertions, fpp);
   }
 
   /**
-   * The indexer for exactly {@code bits} bits and {@code hashFunctions} probes.
+   * The indexer of {@code strategy} (1 or 4) for the shape {@code BloomFilter.create(funnel,
+   * expectedInsertions, fpp)} builds (the shape does not depend on the strategy).
+   *
+   * @throws IllegalArgumentException as {@link #sized(Funnel, long, double)}, or if the strategy is not
+   *     1 or 4
+   */
+  public static <T> BitIndexer<T> sized(Funnel<? super T> funnel, HashStrategy strategy, long expectedInsertions,
+      double fpp) {
+    long[] shape = CoreAccess.get().standardShape(expectedInsertions, fpp);
+    return new BitIndexer<>(funnel, strategy, shape[0], (int) shape[1]);
+  }
+
+  /**
+   * The strategy-1 indexer for exactly {@code bits} bits and {@code hashFunctions} probes.
    *
    * @throws IllegalArgumentException if either is out of the range {@code BloomFilter} accepts
    */
   public static <T> BitIndexer<T> withShape(Funnel<? super T> funnel, long bits, int hashFunctions) {
-    return new BitIndexer<>(funnel, bits, hashFunctions);
+    return withShape(funnel, STRATEGY, bits, hashFunctions);
+  }
+
+  /**
+   * The indexer of {@code strategy} (1 or 4) for exactly {@code bits} bits and {@code hashFunctions} probes.
+   *
+   * @throws IllegalArgumentException if either is out of the range {@code BloomFilter} accepts, or the
+   *     strategy is not 1 or 4
+   */
+  public static <T> BitIndexer<T> withShape(Funnel<? super T> funnel, HashStrategy strategy, long bits,
+      int hashFunctions) {
+    return new BitIndexer<>(funnel, strategy, bits, hashFunctions);
+  }
+
+  /** The hash strategy, 1 or 4. */
+  public HashStrategy strategy() {
+    return strategy;
   }
 
   /** m, the number of bits the indexes range over: every index is in [0, m). */
@@ -69,8 +110,9 @@ public final class BitIndexer<T> {
   }
 
   /**
-   * Writes the item's 128-bit MurmurHash3 (docs/HASHING.md) into {@code into[0]} (h1) and
-   * {@code into[1]} (h2): the only input of {@link #indexes(long, long, long[])}.
+   * Writes the item's hash under this indexer's strategy (docs/HASHING.md) into {@code into[0]} (h1) and
+   * {@code into[1]} (h2): MurmurHash3 x64 128's halves for strategy 1, XXH3-64 and its SplitMix64
+   * finalizer for strategy 4. The only input of {@link #indexes(long, long, long[])}.
    *
    * @throws NullPointerException if {@code item} is null
    * @throws IndexOutOfBoundsException if {@code into} has fewer than 2 elements
@@ -78,7 +120,7 @@ public final class BitIndexer<T> {
   public void hash(T item, long[] into) {
     Objects.requireNonNull(item, "item");
     Objects.checkIndex(1, into.length);
-    CoreAccess.get().hash(item, funnel, into);
+    CoreAccess.get().hash(item, funnel, strategy, into);
   }
 
   /**
@@ -119,6 +161,6 @@ public final class BitIndexer<T> {
 
   @Override
   public String toString() {
-    return "BitIndexer[bits=" + bits + ", hashFunctions=" + hashFunctions + ", funnel=" + funnel + "]";
+    return "BitIndexer[strategy=" + strategy.id() + ", bits=" + bits + ", hashFunctions=" + hashFunctions + ", funnel=" + funnel + "]";
   }
 }

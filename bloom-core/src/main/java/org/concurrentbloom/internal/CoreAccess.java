@@ -3,6 +3,7 @@ package org.concurrentbloom.internal;
 import java.lang.invoke.MethodHandles;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.Funnel;
+import org.concurrentbloom.HashStrategy;
 
 /**
  * <b>Internal.</b> The core's package-private operations that {@link BitIndexer} and {@link FilterWords}
@@ -41,10 +42,13 @@ public abstract class CoreAccess {
     return a;
   }
 
-  /** Writes the item's MurmurHash3 x64 128 halves, h1 and h2, into {@code into[0..2)}. */
-  public abstract <T> void hash(T item, Funnel<? super T> funnel, long[] into);
+  /**
+   * Writes the item's (h1, h2) under {@code strategy} into {@code into[0..2)}: MurmurHash3 x64 128's
+   * halves (strategies 1, 2), or XXH3-64 and its SplitMix64 finalizer (4, 5).
+   */
+  public abstract <T> void hash(T item, Funnel<? super T> funnel, HashStrategy strategy, long[] into);
 
-  /** Writes hash strategy 1's k positions in [0, m) for (h1, h2) into {@code into[0..k)}. */
+  /** Writes the standard layout's k positions (strategies 1 and 4 share them) in [0, m) for (h1, h2) into {@code into[0..k)}. */
   public abstract void standardPositions(long h1, long h2, long m, int k, long[] into);
 
   /** {m, k} of a standard filter sized for n items at rate p, with the core's checks and messages. */
@@ -62,7 +66,10 @@ public abstract class CoreAccess {
   /** A copy of the filter's current words, read with acquire semantics. */
   public abstract long[] copyWords(BloomFilter<?> filter);
 
-  /** A standard filter over {@code words} (taken over), with the checks of {@code readFrom}. */
-  public abstract <T> BloomFilter<T> standardFilter(Funnel<? super T> funnel, long bits, int hashFunctions,
-      long expectedInsertions, double fpp, long count, long[] words);
+  /**
+   * A standard filter of {@code strategy} (1 or 4) over {@code words} (taken over), with the checks of
+   * {@code readFrom}.
+   */
+  public abstract <T> BloomFilter<T> standardFilter(Funnel<? super T> funnel, HashStrategy strategy, long bits,
+      int hashFunctions, long expectedInsertions, double fpp, long count, long[] words);
 }
