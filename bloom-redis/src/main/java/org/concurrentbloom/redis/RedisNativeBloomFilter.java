@@ -102,7 +102,8 @@ public final class RedisNativeBloomFilter<T> {
     private final UnifiedJedis redis;
     private final String key;
     private final Funnel<? super T> funnel;
-    private long expectedInsertions = -1;
+    private long expectedInsertions;
+    private boolean expectedInsertionsSet;
     private double fpp = 0.01;
     private int expansion = DEFAULT_EXPANSION;
     private boolean nonScaling;
@@ -119,6 +120,7 @@ public final class RedisNativeBloomFilter<T> {
     /** n, the capacity of the first (or only) sub-filter. Required. */
     public Builder<T> expectedInsertions(long n) {
       this.expectedInsertions = n;
+      this.expectedInsertionsSet = true;
       return this;
     }
 
@@ -170,7 +172,7 @@ public final class RedisNativeBloomFilter<T> {
      *     instead), or Redis fails
      */
     public RedisNativeBloomFilter<T> create() {
-      if (expectedInsertions < 0) {
+      if (!expectedInsertionsSet) {
         throw new IllegalStateException("expectedInsertions(n) must be set before create()");
       }
       BitIndexer.sized(funnel, expectedInsertions, fpp); // the core's argument checks and messages

@@ -63,6 +63,11 @@ class RedisNativeBloomFilterTest {
         .expansion(4)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nonScaling");
     assertThatThrownBy(() -> RedisNativeBloomFilter.builder(redis, "native:x", Funnels.stringFunnel()).create())
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("expectedInsertions");
+    // A bad n is named, not reported as missing (before, -1 read as "not set").
+    assertThatThrownBy(() -> RedisNativeBloomFilter.create(redis, "native:x", Funnels.stringFunnel(), -1, 0.01))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+    assertThatThrownBy(() -> RedisNativeBloomFilter.create(redis, "native:x", Funnels.stringFunnel(), 0, 0.01))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
     assertThatThrownBy(() -> RedisNativeBloomFilter.builder(redis, "", Funnels.stringFunnel()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("non-empty");
   }
