@@ -2,24 +2,27 @@ package org.concurrentbloom.redis;
 
 import static org.concurrentbloom.redis.RedisCodec.ascii;
 
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import org.concurrentbloom.internal.BitIndexer;
+import org.concurrentbloom.redis.ScriptCalls.Call;
+import org.concurrentbloom.redis.ScriptCalls.Replication;
 
 /**
  * The script calls of one {@link RedisExpiringBloomFilter}: its metadata key (which routes every call
- * and names the generations), the shape every script checks, each item's k offsets, and the "now" the
- * scripts cut slots with. Immutable; any thread may call any method, as the client may.
+ * and names the generations), the shape, id and origin every script checks, each item's k offsets, and
+ * the replicas to wait for after a write. Immutable; any thread may call any method, as the client may.
  *
  * @param <T> the type of item
  */
 final class ExpiringCalls<T> {
   /*
    * One script per operation, so each add and query is atomic on the server and costs one round trip.
-   * The client only hashes (BitIndexer, strategy 1: the same offsets in every generation); the server
-   * decides the slot, so instances never disagree about which generation is current, whatever their
-   * own clocks say. A caller's clock (tests) is sent as ARGV[9]; the server clock is the empty string.
+   * The client only hashes (BitIndexer: the same offsets in every generation); the server's clock
+   * decides the slot inside the script, so instances never disagree about which generation is current,
+   * whatever their own clocks say, and an add that stalls between the client and the server still goes
+   * to the slot of the moment it runs. The id and origin, learnt when opening, make every script refuse
+   * a filter that was lost and built again (BLOOMLOST), instead of answering from its empty generations.
    */
 
   private final ScriptCalls calls;
@@ -27,33 +30,56 @@ final class ExpiringCalls<T> {
   private final List<byte[]> keys;
   private final List<byte[]> shapeArgs;
   private final BitIndexer<T> indexer;
-  /** Null: the server's clock. */
-  private final InstantSource clock;
+  /** Null: writes do not wait for replicas. */
+  private final Replication replication;
 
-  ExpiringCalls(RedisClientAdapter redis, String name, ExpiringShape shape, BitIndexer<T> indexer,
-      InstantSource clock) {
+  ExpiringCalls(RedisClientAdapter redis, String name, ExpiringShape shape, BitIndexer<T> indexer, String id,
+      long originMillis, Replication replication) {
     this.calls = new ScriptCalls(redis);
     this.name = name;
     this.keys = List.of(RedisCodec.utf8(ExpiringKeys.meta(name)));
-    this.shapeArgs = shape.args();
+    this.shapeArgs = List.copyOf(shape.args(id, Long.toString(originMillis)));
     this.indexer = indexer;
-    this.clock = clock;
+    this.replication = replication;
+  }
+
+  /**
+   * Creates the metadata unless it exists (exp-open.lua): {created 1|0, n, p, origin, id, strategy}.
+   * {@code manualStart} is a test filter's clock reading, or null for the server's clock.
+   */
+  static List<?> open(RedisClientAdapter redis, String name, ExpiringShape shape, String newId, long n, double fpp,
+      Long manualStart, Replication replication) {
+    List<byte[]> args = shape.args(newId, "");
+    args.add(ascii(n));
+    args.add(ascii(Double.toString(fpp)));
+    args.add(manualStart == null ? new byte[0] : ascii(manualStart));
+    Call call = new Call(Script.EXP_OPEN, List.of(RedisCodec.utf8(ExpiringKeys.meta(name))), args);
+    String what = "opening expiring filter \"" + name + "\"";
+    ScriptCalls calls = new ScriptCalls(redis);
+    return (List<?>) (replication == null ? calls.run(call, what) : calls.writeRetrying(call, replication, what));
+  }
+
+  /**
+   * Deletes the filter {@code name} whatever its id (exp-delete.lua with an empty id): for a filter that
+   * cannot be opened. Returns the number of keys deleted.
+   */
+  static long deleteAny(RedisClientAdapter redis, String name) {
+    List<byte[]> args = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      args.add(new byte[0]);
+    }
+    args.add(new byte[0]);
+    args.add(new byte[0]);
+    return (Long) new ScriptCalls(redis).eval(Script.EXP_DELETE, List.of(RedisCodec.utf8(ExpiringKeys.meta(name))),
+        args, "delete expiring filter \"" + name + "\"");
   }
 
   BitIndexer<T> indexer() {
     return indexer;
   }
 
-  /** Creates the metadata unless it exists: {created 1|0, n, p, origin} (exp-open.lua). */
-  List<?> open(long expectedInsertions, double fpp) {
-    List<byte[]> args = base(2);
-    args.add(ascii(expectedInsertions));
-    args.add(ascii(Double.toString(fpp)));
-    return (List<?>) calls.eval(Script.EXP_OPEN, keys, args, "opening expiring filter \"" + name + "\"");
-  }
-
   boolean add(T item) {
-    return RedisCodec.isOne(calls.eval(Script.EXP_ADD, keys, withOffsets(item), "add to \"" + name + "\""));
+    return RedisCodec.isOne(write(new Call(Script.EXP_ADD, keys, withOffsets(item)), "add to \"" + name + "\""));
   }
 
   boolean query(T item) {
@@ -61,28 +87,31 @@ final class ExpiringCalls<T> {
   }
 
   PartitionStats stats() {
-    Object reply = calls.eval(Script.EXP_STATS, keys, base(0), "statistics of \"" + name + "\"");
+    Object reply = calls.eval(Script.EXP_STATS, keys, shapeArgs, "statistics of \"" + name + "\"");
     return new PartitionStats(indexer, (List<?>) reply);
   }
 
-  /** Deletes the remembered generations' keys; returns how many keys were deleted. */
+  /** Deletes the generations' keys and empties the directory; returns how many keys were deleted. */
   long clear() {
-    return (Long) calls.eval(Script.EXP_CLEAR, keys, base(0), "clear of \"" + name + "\"");
+    return (Long) write(new Call(Script.EXP_CLEAR, keys, shapeArgs), "clear of \"" + name + "\"");
   }
 
-  /** ARGV[1..9]: the shape and now, with room for {@code more}. */
-  private List<byte[]> base(int more) {
-    List<byte[]> args = new ArrayList<>(shapeArgs.size() + 1 + more);
-    args.addAll(shapeArgs);
-    args.add(clock == null ? new byte[0] : ascii(clock.millis()));
-    return args;
+  /** Deletes the generations and the metadata; returns how many keys were deleted. */
+  long delete() {
+    return (Long) write(new Call(Script.EXP_DELETE, keys, shapeArgs), "delete of \"" + name + "\"");
+  }
+
+  /** A write, with a WAIT in the same pipeline if the filter waits for replicas (retried through a failover). */
+  private Object write(Call call, String what) {
+    return replication == null ? calls.run(call, what) : calls.writeRetrying(call, replication, what);
   }
 
   private List<byte[]> withOffsets(T item) {
     int k = indexer.hashFunctions();
     long[] offsets = new long[Math.max(2, k)];
     indexer.indexes(item, offsets);
-    List<byte[]> args = base(k);
+    List<byte[]> args = new ArrayList<>(shapeArgs.size() + k);
+    args.addAll(shapeArgs);
     for (int i = 0; i < k; i++) {
       args.add(ascii(offsets[i]));
     }

@@ -2,8 +2,10 @@ package org.concurrentbloom.redis;
 
 /**
  * Key names of a {@link RedisExpiringBloomFilter} (docs/REDIS.md, "Expiring filters on Redis"). The
- * filter NAME is the metadata hash {@code NAME:{NAME:exp}:meta}, and for each slot i a generation's bit
- * string {@code NAME:{NAME:exp}:g<i>} and its add counter {@code NAME:{NAME:exp}:c<i>}. One hash tag for
+ * filter NAME is the metadata hash {@code NAME:{NAME:exp}:meta}, which also lists the generations written
+ * and counts their adds, and for each slot i a generation's bit string {@code NAME:{NAME:exp}:g<i>}
+ * (layout 1 also had counter keys {@code NAME:{NAME:exp}:c<i>}, which exp-open folds into the
+ * metadata when it upgrades such a filter). One hash tag for
  * all of them puts the whole filter in one Cluster slot, so one script reads and writes any of them; the
  * tag differs from a {@link RedisBloomFilter}'s ({@code {NAME:p0}}), so the two kinds never share a key.
  * The scripts build the generation names from the metadata key, by replacing its {@code meta} suffix.
@@ -23,10 +25,5 @@ final class ExpiringKeys {
   /** The bit string of the generation of slot {@code slot}. */
   static String generation(String name, long slot) {
     return name + ":" + tag(name) + ":g" + slot;
-  }
-
-  /** The counter of new adds of slot {@code slot}. */
-  static String counter(String name, long slot) {
-    return name + ":" + tag(name) + ":c" + slot;
   }
 }

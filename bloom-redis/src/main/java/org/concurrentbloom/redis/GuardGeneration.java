@@ -10,13 +10,15 @@ import org.concurrentbloom.internal.BitIndexer;
  * metadata: a generation's shape never changes) and its keys. Immutable; any thread.
  *
  * @param number the generation's number, from 1
- * @param indexer the bit indexes of its shape
+ * @param id its random id, which tells it from a generation of the same number made after Redis lost
+ *     the state (numbers start again then)
+ * @param indexer the bit indexes of its shape and strategy
  * @param capacity n, the keys it was sized for
  * @param fpp p, the false-positive probability it was sized for
  * @param bitsKey {@code {G}:gN:bits}
  * @param metaKey {@code {G}:gN:meta}
  */
-record GuardGeneration<K>(long number, BitIndexer<K> indexer, long capacity, double fpp, byte[] bitsKey,
+record GuardGeneration<K>(long number, String id, BitIndexer<K> indexer, long capacity, double fpp, byte[] bitsKey,
     byte[] metaKey) {
   /** The argument for "no generation" where the scripts expect a generation's number, m or k. */
   static final byte[] NONE = ascii(0);
@@ -31,6 +33,14 @@ record GuardGeneration<K>(long number, BitIndexer<K> indexer, long capacity, dou
 
   static byte[] hashFunctionsOrNone(GuardGeneration<?> g) {
     return g == null ? NONE : g.hashFunctionsArg();
+  }
+
+  static byte[] idOrNone(GuardGeneration<?> g) {
+    return g == null ? NONE : g.idArg();
+  }
+
+  byte[] idArg() {
+    return ascii(id);
   }
 
   byte[] numberArg() {
@@ -53,6 +63,6 @@ record GuardGeneration<K>(long number, BitIndexer<K> indexer, long capacity, dou
   /** This generation as a filter: for the scan's batched adds and for downloads. */
   RedisBloomFilter<K> asFilter(RedisClientAdapter redis, String guardName) {
     return new RedisBloomFilter<>(PartitionCalls.atKeys(redis, guardName + " generation " + number, indexer, bitsKey,
-        metaKey), capacity, fpp, false);
+        metaKey, id), capacity, fpp, false);
   }
 }

@@ -45,15 +45,17 @@ final class GuardStore<K> {
 
   /** Generation {@code number} as its metadata describes it, or null if it has none. */
   GuardGeneration<K> generation(long number) {
-    List<byte[]> f = call("read a generation of",
-        () -> redis.hmget(keys.meta(number), utf8("m"), utf8("k"), utf8("n"), utf8("fpp")));
+    List<byte[]> f = call("read a generation of", () -> redis.hmget(keys.meta(number), utf8("m"), utf8("k"),
+        utf8("n"), utf8("fpp"), utf8("strategy"), utf8("id")));
     if (f.get(0) == null) {
       return null;
     }
     try {
-      BitIndexer<K> indexer = BitIndexer.withShape(funnel, Long.parseLong(text(f.get(0))),
-          Integer.parseInt(text(f.get(1))));
-      return new GuardGeneration<>(number, indexer, Long.parseLong(text(f.get(2))),
+      String guard = "guard " + keys.name + " generation " + number;
+      BitIndexer<K> indexer = BitIndexer.withShape(funnel, StoredShape.strategy(guard, text(f.get(4))),
+          Long.parseLong(text(f.get(0))), Integer.parseInt(text(f.get(1))));
+      // A generation registered before generations had ids has none: "" is what the scripts compare it as.
+      return new GuardGeneration<>(number, f.get(5) == null ? "" : text(f.get(5)), indexer, Long.parseLong(text(f.get(2))),
           Double.parseDouble(text(f.get(3))), keys.bits(number), keys.meta(number));
     } catch (RuntimeException e) {
       throw new RedisFilterMismatchException("guard " + keys.name + ": generation " + number

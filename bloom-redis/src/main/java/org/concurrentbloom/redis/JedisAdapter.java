@@ -61,11 +61,18 @@ final class JedisAdapter extends RedisClientAdapter {
       } catch (IllegalStateException e) {
         // A cluster pipeline that cannot reach a node (a master that just failed, before the client
         // learnt the new topology) leaves that node's replies unset: no reply, like a lost connection.
-        results.add(new RedisCallException(RedisCallException.Kind.FAILURE,
-            "no reply from a Redis node (unreachable, or the cluster is changing): " + e.getMessage(), e));
+        // Jedis's text for it ("close pipeline or multi block") is about its API, not about Redis: the
+        // cause keeps it, the message says what happened.
+        results.add(RedisCallException.described(RedisCallException.Kind.FAILURE,
+            "no reply from the Redis node (unreachable, or the cluster is changing)", e));
       }
     }
     return results;
+  }
+
+  @Override
+  void awaitRoute(byte[] key) {
+    call(() -> redis.exists(key));
   }
 
   @Override

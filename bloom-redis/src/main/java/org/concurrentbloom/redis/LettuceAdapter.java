@@ -111,6 +111,11 @@ final class LettuceAdapter extends RedisClientAdapter {
   }
 
   @Override
+  void awaitRoute(byte[] key) {
+    await(async.exists(key));
+  }
+
+  @Override
   String type(byte[] key) {
     return await(async.type(key));
   }

@@ -1,7 +1,6 @@
 package org.concurrentbloom.redis;
 
 import static org.concurrentbloom.redis.RedisCodec.ascii;
-import static org.concurrentbloom.redis.RedisCodec.text;
 
 import java.util.List;
 import org.concurrentbloom.BloomFilter;
@@ -21,7 +20,7 @@ final class LocalCopy {
 
   /**
    * @throws IllegalArgumentException with {@code refusal} followed by the layout's name, unless
-   *     {@code local} has the standard layout; or naming the strategy, unless it has hash strategy 1
+   *     {@code local} has the standard layout
    */
   static void requireStandardLayout(BloomFilter<?> local, String refusal) {
     String why = whyNotKept(local, refusal);
@@ -32,25 +31,20 @@ final class LocalCopy {
 
   /**
    * Why {@code local}'s bits cannot be kept in Redis, or null if they can: Redis holds the standard
-   * layout's bits (the message is then {@code refusal} and the layout's name) of hash strategy 1, whose
-   * offsets its scripts set (BitIndexer). A filter of another strategy put the same items at other bits:
-   * kept in Redis it would answer "absent" for them.
+   * layout's bits (the message is then {@code refusal} and the layout's name), of either of its hash
+   * strategies (4, the default, or 1), whose offsets the client computes with BitIndexer and the
+   * metadata records. (Every standard filter has one of the two.)
    */
   static String whyNotKept(BloomFilter<?> local, String refusal) {
     if (local.filterType() != FilterType.STANDARD) {
       return refusal + local.filterType().shortName();
     }
-    if (local.hashStrategy() == BitIndexer.STRATEGY) {
-      return null;
-    }
-    return "Redis filters use hash strategy " + BitIndexer.STRATEGY.id() + " (" + BitIndexer.STRATEGY + "), and this"
-        + " filter has strategy " + local.hashStrategy().id() + " (" + local.hashStrategy() + "): its bits would mean"
-        + " other items there; build the local filter with .hashStrategy(HashStrategy." + BitIndexer.STRATEGY + ")";
+    return null;
   }
 
-  /** The indexes of {@code local}'s shape, for items of {@code funnel}. */
+  /** The indexes of {@code local}'s shape and strategy, for items of {@code funnel}. */
   static <T> BitIndexer<T> indexerOf(Funnel<? super T> funnel, BloomFilter<?> local) {
-    return BitIndexer.withShape(funnel, local.bitSize(), local.hashFunctions());
+    return BitIndexer.withShape(funnel, local.hashStrategy(), local.bitSize(), local.hashFunctions());
   }
 
   /** {@code local}'s bits as the Redis string of its m bits. */
@@ -59,8 +53,8 @@ final class LocalCopy {
   }
 
   /**
-   * Stores {@code local} in the one partition of {@code target}, in one script (upload.lua) that
-   * refuses to overwrite anything. n and p are {@code local}'s.
+   * Stores {@code local} in the one partition of {@code target}, under {@code target}'s id, in one
+   * script (upload.lua) that refuses to overwrite anything. n and p are {@code local}'s.
    */
   static <T> void upload(PartitionCalls<T> target, BloomFilter<T> local) {
     long count = local.count();
@@ -80,10 +74,10 @@ final class LocalCopy {
     List<?> fields = (List<?>) target.read(target.onFirst(Script.SNAPSHOT, target.withShape()), "download");
     BitIndexer<T> indexer = target.indexer();
     try {
-      long count = Long.parseLong(text(fields.get(2)));
+      long count = (Long) fields.get(2);
       long[] words = RedisBits.toWords((byte[]) fields.get(3), indexer.bitSize());
-      return FilterWords.standardFilter(indexer.funnel(), indexer.bitSize(), indexer.hashFunctions(),
-          expectedInsertions, fpp, count, words);
+      return FilterWords.standardFilter(indexer.funnel(), indexer.strategy(), indexer.bitSize(),
+          indexer.hashFunctions(), expectedInsertions, fpp, count, words);
     } catch (IllegalArgumentException e) {
       throw new RedisFilterException("download " + target.name() + " failed: the stored filter is corrupt: "
           + e.getMessage(), e);

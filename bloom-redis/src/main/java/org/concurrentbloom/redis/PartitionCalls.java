@@ -22,17 +22,18 @@ final class PartitionCalls<T> {
   /*
    * Bits: each partition is one Redis string of ceil(m/8) bytes; bit i is Redis offset i, the one SETBIT
    * and GETBIT address (byte i/8, bit 7 - i%8). The client computes the k offsets with the core's
-   * BitIndexer (MurmurHash3 x64 128 and enhanced double hashing, Dillinger and Manolios 2004), so Redis
-   * only flips and reads bits: the server needs no module and the hashing stays identical to the local
-   * filter's. A string holds at most 512 MB, so a partition holds at most 2^32 bits.
+   * BitIndexer (XXH3-64 for new filters, MurmurHash3 x64 128 for strategy-1 ones, and enhanced double
+   * hashing, Dillinger and Manolios 2004), so Redis only flips and reads bits: the server needs no
+   * module and the hashing stays identical to the local filter's. A string holds at most 512 MB, so a
+   * partition holds at most 2^32 bits.
    *
    * Atomicity in one round trip: add is a Lua script (EVALSHA of a script loaded once per node) that
    * checks the partition's metadata against the client's shape, sets the k bits, and counts the add if a
    * bit changed. Redis runs a script alone, so two clients' adds cannot interleave and the count is
    * exact (unlike the local filter, concurrent adds of one item count once). A query is the same check
-   * plus GETBITs that stop at the first zero. Checking the shape inside every script, rather than only
-   * when attaching, is what makes a client with a stale shape harmless: it gets an error, never a write
-   * in the wrong place or a false "absent".
+   * plus GETBITs that stop at the first zero. Checking the filter's id and shape inside every script,
+   * rather than only when attaching, is what makes a client of a lost, replaced or reshaped filter
+   * harmless: it gets an error, never a write in the wrong place or a false "absent".
    *
    * Batches pipeline one EVALSHA per item: one round trip per node for the whole batch (chunks of
    * BATCH_CHUNK items), and each item still atomic. MULTI/EXEC would add nothing but latency.
@@ -50,38 +51,45 @@ final class PartitionCalls<T> {
   private final BitIndexer<T> indexer;
   private final byte[][] bitsKeys;
   private final byte[][] metaKeys;
-  /** ARGV[1..5] of every script: version, strategy, m, k, partitions. */
+  /** The filter's id, which every partition's metadata holds: what the scripts check the filter by. */
+  private final String id;
+  /** ARGV[1..6] of every script: version, strategy, m, k, partitions, id. */
   private final List<byte[]> shapeArgs;
   /** Null: writes do not wait for replicas. */
   private final Replication replication;
 
-  /** The {@code partitions} partitions of the filter {@code name}, at the keys of docs/REDIS.md, "Keys". */
-  PartitionCalls(RedisClientAdapter redis, String name, BitIndexer<T> indexer, int partitions,
+  /**
+   * The {@code partitions} partitions of the filter {@code name} with this id, at the keys of
+   * docs/REDIS.md, "Keys".
+   */
+  PartitionCalls(RedisClientAdapter redis, String name, BitIndexer<T> indexer, int partitions, String id,
       Replication replication) {
-    this(redis, name, indexer, keys(name, partitions, true), keys(name, partitions, false), replication);
+    this(redis, name, indexer, keys(name, partitions, true), keys(name, partitions, false), id, replication);
   }
 
   private PartitionCalls(RedisClientAdapter redis, String name, BitIndexer<T> indexer, byte[][] bitsKeys,
-      byte[][] metaKeys, Replication replication) {
+      byte[][] metaKeys, String id, Replication replication) {
     this.calls = new ScriptCalls(redis);
     this.redis = redis;
     this.name = name;
     this.indexer = indexer;
     this.bitsKeys = bitsKeys;
     this.metaKeys = metaKeys;
+    this.id = id;
     this.replication = replication;
-    List<byte[]> shape = new ArrayList<>(StoredShape.args(indexer.bitSize(), indexer.hashFunctions()));
+    List<byte[]> shape = new ArrayList<>(StoredShape.args(indexer));
     shape.add(ascii(bitsKeys.length));
+    shape.add(ascii(id));
     this.shapeArgs = List.copyOf(shape);
   }
 
   /**
-   * One partition at {@code bitsKey} and {@code metaKey}, which must already hold it: a generation of a
-   * shared guard (GuardKeys), which its scripts create.
+   * One partition at {@code bitsKey} and {@code metaKey}, which must already hold the filter {@code id}:
+   * a generation of a shared guard (GuardKeys), which its scripts create.
    */
   static <T> PartitionCalls<T> atKeys(RedisClientAdapter redis, String name, BitIndexer<T> indexer,
-      byte[] bitsKey, byte[] metaKey) {
-    return new PartitionCalls<>(redis, name, indexer, new byte[][] {bitsKey}, new byte[][] {metaKey}, null);
+      byte[] bitsKey, byte[] metaKey, String id) {
+    return new PartitionCalls<>(redis, name, indexer, new byte[][] {bitsKey}, new byte[][] {metaKey}, id, null);
   }
 
   private static byte[][] keys(String name, int partitions, boolean bits) {
@@ -104,6 +112,15 @@ final class PartitionCalls<T> {
     return bitsKeys.length;
   }
 
+  String id() {
+    return id;
+  }
+
+  /** The same partitions and id with another indexer (the stored strategy, learnt when opening). */
+  PartitionCalls<T> withIndexer(BitIndexer<T> other) {
+    return new PartitionCalls<>(redis, name, other, bitsKeys, metaKeys, id, replication);
+  }
+
   // ---------------------------------------------------------------- building calls
 
   /** The shape arguments followed by {@code more}. */
@@ -118,14 +135,14 @@ final class PartitionCalls<T> {
   List<Call> onEach(Script script, List<byte[]> args) {
     List<Call> all = new ArrayList<>(bitsKeys.length);
     for (int i = 0; i < bitsKeys.length; i++) {
-      all.add(new Call(script, bitsKeys[i], metaKeys[i], args));
+      all.add(Call.onPartition(script, bitsKeys[i], metaKeys[i], args));
     }
     return all;
   }
 
   /** {@code script} with these arguments on the first partition, the only one of a one-partition filter. */
   Call onFirst(Script script, List<byte[]> args) {
-    return new Call(script, bitsKeys[0], metaKeys[0], args);
+    return Call.onPartition(script, bitsKeys[0], metaKeys[0], args);
   }
 
   /** The script call for one item: its partition's keys, the shape, and its k bit offsets. */
@@ -137,7 +154,7 @@ final class PartitionCalls<T> {
     List<byte[]> args = new ArrayList<>(shapeArgs.size() + k);
     args.addAll(shapeArgs);
     addOffsets(indexer, scratch[0], scratch[1], scratch, args);
-    return new Call(script, bitsKeys[partition], metaKeys[partition], args);
+    return Call.onPartition(script, bitsKeys[partition], metaKeys[partition], args);
   }
 
   /** Appends the script arguments of the k bit offsets of hash (h1, h2); {@code scratch} holds k longs. */
@@ -160,10 +177,13 @@ final class PartitionCalls<T> {
     return calls.runAll(all, null, what + " " + name);
   }
 
-  /** Runs a call that writes, followed by a WAIT in the same pipeline if the filter waits for replicas. */
+  /**
+   * Runs a call that writes, followed by a WAIT in the same pipeline if the filter waits for replicas;
+   * that pipeline is retried through a failover as a plain call is (ScriptCalls.writeRetrying).
+   */
   Object write(Call call, String what) {
     return replication == null ? calls.run(call, what + " " + name)
-        : calls.runAll(List.of(call), replication, what + " " + name)[0];
+        : calls.writeRetrying(call, replication, what + " " + name);
   }
 
   /** Runs calls that write, in one pipeline, with a WAIT on each partition written if the filter waits. */
@@ -213,11 +233,22 @@ final class PartitionCalls<T> {
     writeAll(onEach(Script.CLEAR, shapeArgs), "clear");
   }
 
-  /** Deletes every partition's keys. */
-  void delete() {
-    for (int i = 0; i < bitsKeys.length; i++) {
-      byte[][] partition = {bitsKeys[i], metaKeys[i]};
-      ScriptCalls.command("delete " + name, () -> redis.del(partition));
+  /**
+   * Deletes every partition's keys, partition 0 first: a delete cut short leaves partitions without
+   * partition 0, which no create or attach takes for a filter (they report it), so it is never
+   * mistaken for a whole one. Returns the number of keys deleted.
+   */
+  long delete() {
+    return deletePartitions(redis, name, bitsKeys.length);
+  }
+
+  /** Deletes partitions 0 .. partitions-1 of the filter {@code name}, 0 first; the number of keys deleted. */
+  static long deletePartitions(RedisClientAdapter redis, String name, int partitions) {
+    long deleted = 0;
+    for (int i = 0; i < partitions; i++) {
+      byte[][] partition = {FilterKeys.meta(name, i), FilterKeys.bits(name, i)};
+      deleted += ScriptCalls.command("delete " + name, () -> redis.del(partition));
     }
+    return deleted;
   }
 }

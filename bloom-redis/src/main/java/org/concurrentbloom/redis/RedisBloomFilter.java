@@ -7,7 +7,7 @@ import java.util.Objects;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.Funnels;
-import org.concurrentbloom.MembershipFilter;
+import org.concurrentbloom.HashStrategy;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -22,8 +22,9 @@ import redis.clients.jedis.UnifiedJedis;
  * boolean maybe = seen.mightContain("bob@example.com");     // one round trip
  * }</pre>
  *
- * <p>Any key gets exactly the bit indexes a core {@link BloomFilter} of the same shape gives it, so a
- * filter built locally can be {@linkplain Builder#upload uploaded} and a Redis filter
+ * <p>Any key gets exactly the bit indexes a core {@link BloomFilter} of the same shape and hash strategy
+ * gives it (strategy 4, XXH3, for new filters, as {@code BloomFilter.create}; strategy 1 for filters
+ * made before), so a filter built locally can be {@linkplain Builder#upload uploaded} and a Redis filter
  * {@linkplain #download() downloaded} and both answer the same. With {@link Builder#partitions} above 1
  * the filter is split into that many independent filters, each in its own hash slot (docs/REDIS.md).
  *
@@ -37,11 +38,14 @@ import redis.clients.jedis.UnifiedJedis;
  * add, query, clear and per-partition statistic is one atomic script on the server, so adds from any
  * number of clients are never lost. A Redis error or timeout throws {@link RedisFilterException}; no
  * method ever turns a failure into "absent". A script that finds the stored shape different from this
- * client's (or the filter gone) throws {@link RedisFilterMismatchException} and writes nothing.
+ * client's throws {@link RedisFilterMismatchException} and writes nothing; one that finds the filter
+ * this instance opened gone, partly gone, or replaced by another of the same name (a filter has an id,
+ * stored when it is created and checked by every script) throws {@link RedisFilterLostException}, on
+ * every call, until the filter is rebuilt: items added before may be missing, so no answer is given.
  *
  * @param <T> the type of item
  */
-public final class RedisBloomFilter<T> implements MembershipFilter<T> {
+public final class RedisBloomFilter<T> extends RedisFilterFigures<T> {
   /*
    * Design (docs/REDIS.md has the long form). PartitionCalls has the bits, the scripts' atomicity, the
    * batches and the partitions; ScriptCalls the pipelines, NOSCRIPT and the WAIT for replicas;
@@ -149,18 +153,26 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
 
     /**
      * Creates the filter, or attaches to it if every partition already exists with the same shape
-     * (bits, hash functions, strategy, format version, partition count). {@link RedisBloomFilter#created()}
-     * says whether this call wrote a partition; {@link RedisBloomFilter#expectedInsertions()} and
-     * {@link RedisBloomFilter#fpp()} are the stored ones, which differ from this builder's when another
-     * n and p round to the same shape. One round trip per node (two for a partitioned filter: a dry
-     * run checks every partition before any is written).
+     * (bits, hash functions, format version, partition count, and the strategy if {@link #hashStrategy}
+     * set one). {@link RedisBloomFilter#created()} says whether this call wrote a partition;
+     * {@link RedisBloomFilter#expectedInsertions()} and {@link RedisBloomFilter#fpp()} are the stored
+     * ones, which differ from this builder's when another n and p round to the same shape. One round
+     * trip (a few for a partitioned filter: every partition is probed before any is written).
+     *
+     * <p>A partitioned filter is created by one instance at a time: the first to write partition 0
+     * writes the others; instances that call meanwhile wait for it (polling) and attach. A partition
+     * that is missing from a filter that was completed is lost, never created again empty.
      *
      * @throws IllegalStateException if {@link #expectedInsertions} was not set
      * @throws IllegalArgumentException if n &lt; 1, p is not in (0, 1) (the message names the value), or
      *     a partition would need more than 2^32 bits
-     * @throws RedisFilterMismatchException if a partition exists with another shape, or a key holds
-     *     data this library did not write (another application's hash, a string, a list: the message
-     *     names the key, and its type if not a hash); nothing was written
+     * @throws RedisFilterMismatchException if a partition exists with another shape (or, with
+     *     {@link #hashStrategy}, another strategy), or a key holds data this library did not write
+     *     (another application's hash, a string, a list: the message names the key, and its type if not
+     *     a hash); nothing was written
+     * @throws RedisFilterLostException if the filter exists but lacks a partition, or a partition holds
+     *     another filter's id (the message names it): nothing is filled in; delete the filter
+     *     ({@link #delete()}) and build it again from the source of truth
      * @throws RedisFilterException if Redis fails
      */
     public RedisBloomFilter<T> createOrAttach() {
@@ -182,12 +194,13 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * Attaches to the existing filter, reading its shape, n and p from Redis (what was set on this
-     * builder other than {@link #waitForReplicas} is ignored), and checks that every partition is there
-     * with that shape. One round trip, plus one per node.
+     * Attaches to the existing filter, reading its shape, strategy, n and p from Redis (what was set on
+     * this builder other than {@link #waitForReplicas} is ignored), and checks that every partition is
+     * there with that shape and the filter's id. A filter made before ids gets one now. A few round trips.
      *
-     * @throws RedisFilterMismatchException if there is no such filter, a partition is missing or differs,
-     *     or it was written by a newer format version
+     * @throws RedisFilterMismatchException if there is no such filter, a partition differs, or it was
+     *     written by a newer format version
+     * @throws RedisFilterLostException if a partition is missing or holds another filter's id
      * @throws RedisFilterException if Redis fails
      */
     public RedisBloomFilter<T> attach() {
@@ -195,13 +208,27 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
+     * Deletes every key of the filter this builder names, whole or not: partitions 0 to P-1, where P is
+     * the larger of {@link #partitions} (1 unless set) and the count partition 0 records. The recovery
+     * for a filter reported lost, which attach refuses: delete it, then build it again from the source
+     * of truth. Instances still attached to it throw {@link RedisFilterLostException} from then on.
+     * Returns the number of keys deleted.
+     *
+     * @throws RedisFilterException if Redis fails (some partitions may be deleted: call it again)
+     */
+    public long delete() {
+      return FilterOpener.delete(this);
+    }
+
+    /**
      * Stores a copy of {@code local} in Redis as the filter {@code name}, in one command, and returns
-     * it. {@code local} must have the standard layout and this builder's funnel, and fit one
-     * partition; its adds that finished before this call are included. n and p come from
-     * {@code local}, not from this builder.
+     * it. {@code local} must have the standard layout (either strategy: a {@code BloomFilter.create}
+     * with the defaults is one) and this builder's funnel, and fit one partition; its adds that finished
+     * before this call are included. n, p and the strategy come from {@code local}, not from this builder.
      *
      * @throws IllegalArgumentException if {@code local} is not of the standard layout, exceeds 2^32
-     *     bits, or this builder asks for more than one partition
+     *     bits, has another strategy than {@link #hashStrategy} set, or this builder asks for more than
+     *     one partition
      * @throws RedisFilterMismatchException if a filter (or any key) named {@code name} already exists;
      *     nothing was written
      * @throws RedisFilterException if Redis fails
@@ -297,10 +324,12 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Deletes the filter's keys from Redis. Operations on any client attached to it then throw
-   * {@link RedisFilterMismatchException} until it is created again.
+   * Deletes the filter's keys from Redis, partition 0 first. Operations on any client attached to it
+   * then throw {@link RedisFilterLostException}, also after a filter of the same name is created
+   * again (it has another id).
    *
-   * @throws RedisFilterException if Redis fails
+   * @throws RedisFilterException if Redis fails (some partitions may be left: delete again, or use
+   *     {@link Builder#delete()})
    */
   public void delete() {
     target.delete();
@@ -341,46 +370,16 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
     download().writeTo(out);
   }
 
-  // ---------------------------------------------------------------- statistics
+  // ---------------------------------------------------------------- statistics (RedisFilterFigures)
 
-  /**
-   * The number of adds, from every client, that changed a bit, since creation or the last clear (plus
-   * an uploaded filter's count). Exact: each add is counted by the script that applied it.
-   *
-   * @throws RedisFilterException if Redis fails
-   */
   @Override
-  public long count() {
-    return target.stats().count();
+  PartitionStats figures() {
+    return target.stats();
   }
 
-  /** The fraction of bits set (BITCOUNT on the server). @throws RedisFilterException if Redis fails */
   @Override
-  public double fillRatio() {
-    return (double) target.stats().setBits() / bitSize();
-  }
-
-  /**
-   * The false-positive rate read off the bits set, as the local filter's: (X/m)^k for a partition
-   * with X of its m bits set, the mean over partitions for several (a query lands in each equally
-   * often). It holds after merges, uploads and past capacity, where {@link #count()} falls behind.
-   *
-   * @throws RedisFilterException if Redis fails
-   */
-  @Override
-  public double estimatedFpp() {
-    return target.stats().estimatedFpp();
-  }
-
-  /**
-   * Distinct items estimated from the set bits of each partition (Swamidass and Baldi 2007), summed;
-   * {@code Long.MAX_VALUE} when a partition is saturated.
-   *
-   * @throws RedisFilterException if Redis fails
-   */
-  @Override
-  public long approximateElementCount() {
-    return target.stats().approximateElementCount();
+  boolean queryAsksEveryPart() {
+    return false;
   }
 
   /** m, the total number of bits over all partitions. */
@@ -392,6 +391,16 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   /** k, the number of bits per item. */
   public int hashFunctions() {
     return target.indexer().hashFunctions();
+  }
+
+  /** The hash strategy stored with the filter: 4 (XXH3) for new filters, 1 (MurmurHash3) for older ones. */
+  public HashStrategy hashStrategy() {
+    return target.indexer().strategy();
+  }
+
+  /** The filter's id, random at creation: what every call checks the stored filter by. */
+  public String id() {
+    return target.id();
   }
 
   /** The number of partitions (1 unless {@link Builder#partitions} set more). */
@@ -427,7 +436,8 @@ public final class RedisBloomFilter<T> implements MembershipFilter<T> {
   @Override
   public String toString() {
     return "RedisBloomFilter[name=" + name() + ", partitions=" + partitions() + ", bitsPerPartition="
-        + target.indexer().bitSize() + ", hashFunctions=" + hashFunctions() + ", expectedInsertions="
+        + target.indexer().bitSize() + ", hashFunctions=" + hashFunctions() + ", strategy=" + hashStrategy().id()
+        + ", id=" + id() + ", expectedInsertions="
         + expectedInsertions + ", fpp=" + fpp + ", funnel=" + target.indexer().funnel() + "]";
   }
 }

@@ -12,15 +12,34 @@ final class RedisCallException extends RuntimeException {
   enum Kind { ERROR_REPLY, NO_SCRIPT, FAILURE }
 
   final Kind kind;
+  /** The message is the adapter's own account of the failure, not the client's text. */
+  private final boolean described;
 
+  /** A failure with the client's text as its message. */
   RedisCallException(Kind kind, String message, Throwable cause) {
-    super(message, cause);
-    this.kind = kind;
+    this(kind, message, cause, false);
   }
 
-  /** The client's exception class and message, for the filter's message. */
+  private RedisCallException(Kind kind, String message, Throwable cause, boolean described) {
+    super(message, cause);
+    this.kind = kind;
+    this.described = described;
+  }
+
+  /**
+   * A failure the adapter describes in its own words, where the client's text is about the client's
+   * API rather than about Redis (it stays in the cause).
+   */
+  static RedisCallException described(Kind kind, String message, Throwable cause) {
+    return new RedisCallException(kind, message, cause, true);
+  }
+
+  /** The client's exception class and message, or the adapter's own account, for the filter's message. */
   String describe() {
     Throwable c = getCause();
-    return (c == null ? kind.name() : c.getClass().getSimpleName()) + ": " + getMessage();
+    if (described || c == null) {
+      return getMessage();
+    }
+    return c.getClass().getSimpleName() + ": " + getMessage();
   }
 }

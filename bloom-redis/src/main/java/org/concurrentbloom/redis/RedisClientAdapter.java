@@ -58,6 +58,17 @@ public abstract class RedisClientAdapter {
    */
   abstract List<Object> pipeline(List<Command> commands);
 
+  /**
+   * A plain command routed by {@code key} (EXISTS), sent the way the client sends any command, so that
+   * it is retried as the client retries one: Jedis's cluster client renews its slot map and retries
+   * within its {@code maxAttempts} and {@code maxTotalRetriesDuration}; Lettuce follows MOVED and waits
+   * for a reconnect within its command timeout. A write pipelined with WAIT, which the clients do not
+   * retry, waits on this during a failover before it is sent again (ScriptCalls.writeRetrying).
+   *
+   * @throws RedisCallException when the client gives up
+   */
+  abstract void awaitRoute(byte[] key);
+
   /** TYPE: "none", "string", "hash", "list", ... */
   abstract String type(byte[] key);
 

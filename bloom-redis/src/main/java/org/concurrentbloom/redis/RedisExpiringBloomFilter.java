@@ -2,12 +2,11 @@ package org.concurrentbloom.redis;
 
 import java.io.OutputStream;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Objects;
 import org.concurrentbloom.ExpiringBloomFilter;
 import org.concurrentbloom.Funnel;
-import org.concurrentbloom.MembershipFilter;
+import org.concurrentbloom.HashStrategy;
 import org.concurrentbloom.internal.BitIndexer;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -29,35 +28,36 @@ import redis.clients.jedis.UnifiedJedis;
  * <p>As in the core filter, time is cut into slots of s = ⌈W/(G − 1)⌉ ms from the filter's origin (the
  * time its metadata was created); an add goes to the generation of the current slot, a query asks the
  * generations of the last G slots, and the generation of slot i is forgotten once slot i + G begins. Each
- * generation is its own Redis key, which Redis deletes by itself at that time ({@code PEXPIREAT}); the
- * keys of one filter share one hash tag, so one Cluster slot (docs/REDIS.md, "Expiring filters on Redis").
+ * generation is its own Redis key; the metadata lists the generations written, and the add that starts a
+ * slot deletes the generation it replaces, which is out of the window by then. All keys of one filter
+ * share one hash tag, so one Cluster slot (docs/REDIS.md, "Expiring filters on Redis").
  *
  * <h2>Clock</h2>
- * By default the slots are cut by the <b>server's</b> clock ({@code TIME} inside each script), so
- * instances on hosts whose clocks disagree still agree on the current generation. With
- * {@link Builder#clock} the caller's clock decides the slots instead (for tests): its
- * {@code millis()} is sent with every call. Redis still expires keys on its own clock, so the script
- * sets each key's expiry to the server's now plus the time, on the caller's clock, until the generation
- * is forgotten: a test clock far from real time never makes Redis drop a generation still remembered,
- * nor keep one for ever. (That assumes the caller's clock runs at least as fast as the server's: one
- * that stands still for longer than a generation's remaining retention lets Redis drop it early.)
- * Expiries are only ever raised ({@code GT}), and the current slot never goes below the highest slot an
- * add has used, so a clock that steps back causes no false negative. Every instance of one filter must
- * use the same kind of clock (it is part of the stored shape).
+ * The slots are cut by the <b>server's</b> clock ({@code TIME} inside each script), never the caller's:
+ * instances on hosts whose clocks disagree, or an add that stalls between the caller and the server,
+ * still agree on the current generation. The current slot never goes below the highest slot an add has
+ * used, so a server clock that steps back (or a failover to a master whose clock is behind) hides no
+ * generation that was written. A server clock that steps forward forgets early, as if that time had
+ * passed: keep the masters' clocks synchronized (docs/REDIS.md, "What can go wrong in Redis").
  *
- * <h2>Thread safety and failures</h2>
+ * <h2>Losses, failures and thread safety</h2>
  * Instances are immutable and every method may be called from any thread, as the client may. Each add,
  * query, statistic and clear is one atomic script on the server: adds from any number of clients are
- * never lost. A Redis error or timeout throws {@link RedisFilterException}, never "absent"; a stored
- * shape other than this client's, missing metadata, or a key holding data this library did not write
- * throws {@link RedisFilterMismatchException}, having written nothing.
+ * never lost. Generation keys carry no expiry, so a {@code volatile-*} {@code maxmemory} policy never
+ * evicts them. If a key of the filter is gone all the same (an {@code allkeys-*} policy, a
+ * {@code DEL}, a restart without persistence) or the filter was built again under the same name (it has
+ * a new id and origin, which every script checks), every call throws {@link RedisFilterLostException}
+ * instead of answering: build the filter again (docs/REDIS.md). A Redis error or timeout throws
+ * {@link RedisFilterException}, never "absent"; a stored shape other than this client's, or a key or
+ * field holding data this library did not write, throws {@link RedisFilterMismatchException}, having
+ * written nothing. With {@link Builder#waitForReplicas}, an add that returns is on that many replicas.
  *
  * <p>{@link #writeTo} throws {@link UnsupportedOperationException}: the file format's expiring record
- * (type 6) places bits by hash strategy 4, while Redis filters place them by strategy 1.
+ * (type 6) keeps its generations interleaved on its own clock, not as Redis keeps them.
  *
  * @param <T> the type of item
  */
-public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
+public final class RedisExpiringBloomFilter<T> extends RedisFilterFigures<T> {
   /** The most bits one generation may have: a Redis string holds at most 512 MB. */
   public static final long MAX_GENERATION_BITS = RedisBloomFilter.MAX_PARTITION_BITS;
 
@@ -67,16 +67,19 @@ public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
   private final long expectedInsertions;
   private final double fpp;
   private final long originMillis;
+  private final String id;
   private final boolean created;
 
-  private RedisExpiringBloomFilter(String name, ExpiringCalls<T> calls, ExpiringShape shape, List<?> opened) {
+  private RedisExpiringBloomFilter(String name, ExpiringCalls<T> calls, ExpiringShape shape, long expectedInsertions,
+      double fpp, long originMillis, String id, boolean created) {
     this.name = name;
     this.calls = calls;
     this.shape = shape;
-    this.created = RedisCodec.isOne(opened.get(0));
-    this.expectedInsertions = RedisCodec.number(opened.get(1));
-    this.fpp = Double.parseDouble(RedisCodec.text(opened.get(2)));
-    this.originMillis = RedisCodec.number(opened.get(3));
+    this.expectedInsertions = expectedInsertions;
+    this.fpp = fpp;
+    this.originMillis = originMillis;
+    this.id = id;
+    this.created = created;
   }
 
   /**
@@ -118,7 +121,9 @@ public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
     private long expectedInsertions = -1;
     private double fpp = 0.01;
     private int generations = 8;
-    private InstantSource clock;
+    private ScriptCalls.Replication replication;
+    /** Null: the server's clock. Else a test filter's manual clock, starting here (see manualClockForTest). */
+    private Long manualStart;
 
     private Builder(RedisClientAdapter redis, String name, Funnel<? super T> funnel) {
       this.redis = Objects.requireNonNull(redis, "redis");
@@ -157,26 +162,62 @@ public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * The clock that decides the slots, instead of the server's (the default). For tests; see the class
-     * comment, "Clock", for how expiries stay in the server's time. Every instance of the filter must use
-     * a caller's clock then.
+     * After every add (and clear), waits until at least {@code replicas} replicas of the filter's master
+     * have acknowledged it (Redis WAIT, in the same pipeline as the script), so that an add that
+     * returned survives a failover. If fewer acknowledge within {@code timeout} the add throws
+     * {@link RedisFilterException} (it has been applied on the master). An add is retried through a
+     * failover within the client's own retry budget. Off by default.
+     *
+     * @throws IllegalArgumentException if {@code replicas < 1} or the timeout is not positive
      */
-    public Builder<T> clock(InstantSource clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
+    public Builder<T> waitForReplicas(int replicas, Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (replicas < 1) {
+        throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
+      }
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+      }
+      this.replication = new ScriptCalls.Replication(replicas, timeout.toMillis());
       return this;
     }
 
     /**
-     * Creates the filter's metadata in Redis, with its first slot beginning now, or attaches to the
-     * filter if it exists with the same shape (m, k, G, s, W, hash strategy, format version, kind of
-     * clock). {@link RedisExpiringBloomFilter#created()} tells which; n and p are then the stored ones.
-     * One round trip.
+     * Test hook: a filter whose clock is the metadata field {@code now}, starting at {@code startMillis},
+     * which the test moves (HSET); every instance reads the same field, as they would the server's clock.
+     * Such a filter is of another shape than a server-clock one: instances of the two kinds refuse each other.
+     */
+    Builder<T> manualClockForTest(long startMillis) {
+      this.manualStart = startMillis;
+      return this;
+    }
+
+    /**
+     * Deletes the filter this builder names, whatever its shape or id: its metadata and every
+     * generation the metadata lists. The recovery for a filter reported lost that cannot be opened;
+     * generations left by a filter whose metadata was lost are not listed anywhere, and are replaced or
+     * ignored by the next filter of the name (docs/REDIS.md). Returns the number of keys deleted.
+     *
+     * @throws RedisFilterMismatchException if the metadata key holds data this library did not write
+     * @throws RedisFilterException if Redis fails
+     */
+    public long delete() {
+      return ExpiringCalls.deleteAny(redis, name);
+    }
+
+    /**
+     * Creates the filter's metadata in Redis, with its first slot beginning now on the server's clock
+     * and hash strategy 4, or attaches to the filter if it exists with the same shape (m, k, G, s, W,
+     * layout version; either strategy, 4 or the older filters' 1). {@link RedisExpiringBloomFilter#created()}
+     * tells which; n and p are then the stored ones. A filter of the older layout (version 1: generation
+     * keys with expiries) is upgraded in place, keeping its bits. One round trip.
      *
      * @throws IllegalStateException if {@code window} or {@code expectedInsertionsPerWindow} was not set
      *     (the message names it)
      * @throws IllegalArgumentException if a generation would need more than 2^32 bits
      * @throws RedisFilterMismatchException if the filter exists with another shape, or the metadata key
-     *     holds data this library did not write (the message names the key); nothing was written
+     *     holds data this library did not write (the message names the key, and the field); nothing was
+     *     written
      * @throws RedisFilterException if Redis fails
      */
     public RedisExpiringBloomFilter<T> build() {
@@ -187,11 +228,19 @@ public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
             + " bits one Redis string holds: lower expectedInsertionsPerWindow, raise fpp or use more generations");
       }
       int k = plan.hashFunctions();
-      ExpiringShape shape = new ExpiringShape(m, k, generations, plan.generationSpan().toMillis(), windowMillis,
-          clock == null);
-      ExpiringCalls<T> calls = new ExpiringCalls<>(redis, name, shape, BitIndexer.withShape(funnel, m, k), clock);
-      List<?> opened = calls.open(expectedInsertions, fpp);
-      return new RedisExpiringBloomFilter<>(name, calls, shape, opened);
+      ExpiringShape proposed = new ExpiringShape(BitIndexer.DEFAULT_STRATEGY, m, k, generations,
+          plan.generationSpan().toMillis(), windowMillis, manualStart == null);
+      List<?> opened = ExpiringCalls.open(redis, name, proposed, FilterOpener.newId(), expectedInsertions, fpp,
+          manualStart, replication);
+      String filter = "expiring filter \"" + name + "\"";
+      ExpiringShape shape = proposed.withStrategy(StoredShape.strategy(filter, RedisCodec.text(opened.get(5))));
+      long origin = StoredShape.parse(filter, "origin", RedisCodec.text(opened.get(3)));
+      String id = RedisCodec.text(opened.get(4));
+      ExpiringCalls<T> calls = new ExpiringCalls<>(redis, name, shape,
+          BitIndexer.withShape(funnel, shape.strategy(), m, k), id, origin, replication);
+      return new RedisExpiringBloomFilter<>(name, calls, shape,
+          StoredShape.expectedInsertions(filter, RedisCodec.text(opened.get(1))),
+          StoredShape.fpp(filter, RedisCodec.text(opened.get(2))), origin, id, RedisCodec.isOne(opened.get(0)));
     }
   }
 
@@ -255,9 +304,19 @@ public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
     return shape.generations();
   }
 
-  /** The time slot 0 began, on the clock that cuts the slots (the server's unless {@link Builder#clock}). */
+  /** The time slot 0 began, on the server's clock: with the id, what tells this filter from one built again. */
   public long originMillis() {
     return originMillis;
+  }
+
+  /** The filter's id, random at creation: what every call checks the stored filter by. */
+  public String id() {
+    return id;
+  }
+
+  /** The hash strategy stored with the filter: 4 (XXH3) for new filters, 1 (MurmurHash3) for older ones. */
+  public HashStrategy hashStrategy() {
+    return shape.strategy();
   }
 
   /** The per-window n stored with the filter. */
@@ -288,46 +347,24 @@ public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
     return shape.bitsPerGeneration() * shape.generations();
   }
 
-  // ---------------------------------------------------------------- statistics
+  // ---------------------------------------------------------------- statistics (RedisFilterFigures)
 
-  /**
-   * Adds that returned true, from every instance, into the generations still remembered. Exact: each
-   * is counted by the script that applied it. @throws RedisFilterException if Redis fails
-   */
   @Override
-  public long count() {
-    return calls.stats().count();
+  PartitionStats figures() {
+    return calls.stats();
   }
 
-  /** Set bits of the remembered generations (BITCOUNT) over all G·m bits. @throws RedisFilterException if Redis fails */
   @Override
-  public double fillRatio() {
-    return (double) calls.stats().setBits() / bitSize();
-  }
-
-  /**
-   * 1 − Π (1 − f_g^k) over the remembered generations, f_g the fraction of generation g's bits set: a
-   * query asks every one. @throws RedisFilterException if Redis fails
-   */
-  @Override
-  public double estimatedFpp() {
-    return calls.stats().unionFpp();
-  }
-
-  /**
-   * The Swamidass–Baldi estimate of each remembered generation, added up; {@code Long.MAX_VALUE} if one
-   * is saturated. @throws RedisFilterException if Redis fails
-   */
-  @Override
-  public long approximateElementCount() {
-    return calls.stats().approximateElementCount();
+  boolean queryAsksEveryPart() {
+    return true;
   }
 
   // ---------------------------------------------------------------- whole-filter operations
 
   /**
-   * Forgets every item, atomically: deletes the remembered generations' keys, keeping the metadata (so
-   * instances stay attached). Adds after it are kept.
+   * Forgets every item, atomically: deletes every generation's key, keeping the metadata (so instances
+   * stay attached). Adds after it are kept. It also makes whole (and empty) a filter that lost a
+   * generation, for the instances attached to it.
    *
    * @throws RedisFilterException if Redis fails
    */
@@ -337,8 +374,21 @@ public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Always throws: the file format's expiring record (type 6, docs/FORMAT.md) places bits by hash
-   * strategy 4, and the Redis filters place them by strategy 1, so no file could answer as this filter does.
+   * Deletes the filter's keys: every generation, then the metadata. Every instance attached to it
+   * then throws {@link RedisFilterLostException}, also after it is built again (with a new id).
+   *
+   * @throws RedisFilterLostException if the stored filter is no longer the one this instance opened
+   *     (nothing deleted: use {@link Builder#delete()})
+   * @throws RedisFilterException if Redis fails
+   */
+  public void delete() {
+    calls.delete();
+  }
+
+  /**
+   * Always throws: the file format's expiring record (type 6, docs/FORMAT.md) keeps G generations
+   * interleaved in one bit array, counted from its own origin on the writer's clock, while this filter's
+   * generations are Redis keys cut by the server's clock; no file could answer as this filter does.
    *
    * @throws NullPointerException if {@code out} is null
    * @throws UnsupportedOperationException always
@@ -347,14 +397,16 @@ public final class RedisExpiringBloomFilter<T> implements MembershipFilter<T> {
   public void writeTo(OutputStream out) {
     Objects.requireNonNull(out, "out");
     throw new UnsupportedOperationException("expiring filter \"" + name + "\" cannot be written to a file: the"
-        + " file format's expiring record (type 6) places bits by hash strategy 4, and Redis filters place them by"
-        + " strategy 1. Keep it in Redis, or build a core ExpiringBloomFilter and add the items to it");
+        + " file format's expiring record (type 6) interleaves its generations on the writer's clock, and this"
+        + " filter's generations are Redis keys on the server's clock. Keep it in Redis, or build a core"
+        + " ExpiringBloomFilter and add the items to it");
   }
 
   @Override
   public String toString() {
     return "RedisExpiringBloomFilter[" + name + ", window=" + window() + ", " + shape.generations()
         + " generations of " + shape.bitsPerGeneration() + " bits, k=" + shape.hashFunctions() + ", slot="
-        + shape.spanMillis() + " ms, " + (shape.serverClock() ? "server" : "caller") + " clock]";
+        + shape.spanMillis() + " ms, strategy " + shape.strategy().id() + ", id " + id
+        + (shape.serverClock() ? "" : ", manual clock") + "]";
   }
 }

@@ -3,6 +3,7 @@ package org.concurrentbloom.redis;
 import java.time.Duration;
 import java.util.Objects;
 import org.concurrentbloom.Funnel;
+import org.concurrentbloom.HashStrategy;
 
 /**
  * The settings of {@link RedisBloomFilter.Builder}; the builder adds the calls that create or attach. A
@@ -21,6 +22,10 @@ abstract sealed class RedisFilterSettings<T> permits RedisBloomFilter.Builder {
   double fpp = 0.01;
   int partitions = 1;
   ScriptCalls.Replication replication;
+  /** Null: 4 for a new filter, and an existing filter's own (1 or 4) when attaching. */
+  HashStrategy strategy;
+  /** How long a partitioned filter's creator may take before another instance takes the creation over. */
+  Duration creationLease = Duration.ofSeconds(10);
 
   RedisFilterSettings(RedisClientAdapter redis, String name, Funnel<? super T> funnel) {
     this.redis = Objects.requireNonNull(redis, "redis");
@@ -61,10 +66,35 @@ abstract sealed class RedisFilterSettings<T> permits RedisBloomFilter.Builder {
   }
 
   /**
+   * The hash strategy of a new filter: {@code XXH3_64_ENHANCED_DOUBLE} (4, the default, as for a new
+   * local {@code BloomFilter}) or {@code MURMUR3_128_ENHANCED_DOUBLE} (1, the strategy of Redis filters
+   * made before 4 was the default). Unset, {@code create} attaches to an existing filter of either; set,
+   * it refuses a filter of the other with {@link RedisFilterMismatchException}.
+   *
+   * @throws IllegalArgumentException for any other strategy (the standard layout in Redis has these two)
+   */
+  public RedisBloomFilter.Builder<T> hashStrategy(HashStrategy strategy) {
+    Objects.requireNonNull(strategy, "strategy");
+    if (strategy != HashStrategy.XXH3_64_ENHANCED_DOUBLE && strategy != HashStrategy.MURMUR3_128_ENHANCED_DOUBLE) {
+      throw new IllegalArgumentException("Redis filters take hash strategy 4 (" + HashStrategy.XXH3_64_ENHANCED_DOUBLE
+          + ") or 1 (" + HashStrategy.MURMUR3_128_ENHANCED_DOUBLE + "), not " + strategy.id() + " (" + strategy + ")");
+    }
+    this.strategy = strategy;
+    return self();
+  }
+
+  /** Test hook: the creation lease of a partitioned filter (default 10 s). */
+  RedisBloomFilter.Builder<T> creationLeaseForTest(Duration lease) {
+    this.creationLease = lease;
+    return self();
+  }
+
+  /**
    * After every write, waits until at least {@code replicas} replicas of the written partition have
    * acknowledged it (Redis WAIT, in the same pipeline as the write), so that an add that returned
    * survives a failover. If fewer acknowledge within {@code timeout} the write throws
-   * {@link RedisFilterException} (it has been applied on the master). Off by default.
+   * {@link RedisFilterException} (it has been applied on the master). A single add is retried through
+   * a failover within the client's own retry budget; a batch is not. Off by default.
    *
    * @throws IllegalArgumentException if {@code replicas < 1} or the timeout is not positive
    */

@@ -3,6 +3,7 @@ package org.concurrentbloom.redis;
 import static org.concurrentbloom.redis.GuardGeneration.NONE;
 import static org.concurrentbloom.redis.GuardGeneration.bitsOrNone;
 import static org.concurrentbloom.redis.GuardGeneration.hashFunctionsOrNone;
+import static org.concurrentbloom.redis.GuardGeneration.idOrNone;
 import static org.concurrentbloom.redis.GuardGeneration.numberOrNone;
 import static org.concurrentbloom.redis.RedisCodec.ascii;
 import static org.concurrentbloom.redis.RedisCodec.number;
@@ -119,11 +120,11 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
     return run(Script.GUARD_QUERY, "check a key in", v -> {
       GuardGeneration<K> live = v.live();
       if (live == null) {
-        return new Call(List.of(keys.state), List.of(NONE, NONE, NONE));
+        return new Call(List.of(keys.state), List.of(NONE, NONE, NONE, NONE));
       }
       long[] hash = hash(key, live);
-      List<byte[]> args = new ArrayList<>(3 + live.indexer().hashFunctions());
-      Collections.addAll(args, live.numberArg(), live.bitsArg(), live.hashFunctionsArg());
+      List<byte[]> args = new ArrayList<>(4 + live.indexer().hashFunctions());
+      Collections.addAll(args, live.numberArg(), live.bitsArg(), live.hashFunctionsArg(), live.idArg());
       live.addOffsets(hash[0], hash[1], scratch(live, null), args);
       return new Call(List.of(keys.state, live.bitsKey(), live.metaKey()), args);
     }) == 1L;
@@ -139,17 +140,20 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
       keyList.add(keys.state);
       List<byte[]> args = new ArrayList<>(32);
       Collections.addAll(args, numberOrNone(live), numberOrNone(pending), bitsOrNone(live), hashFunctionsOrNone(live),
-          bitsOrNone(pending), hashFunctionsOrNone(pending), hashFunctionsOrNone(live));
-      GuardGeneration<K> any = live != null ? live : pending;
-      long[] hash = any == null ? null : hash(key, any);
-      long[] scratch = any == null ? null : scratch(live, pending);
+          idOrNone(live), bitsOrNone(pending), hashFunctionsOrNone(pending), idOrNone(pending),
+          hashFunctionsOrNone(live));
+      long[] scratch = scratch(live, pending);
+      long[] liveHash = live == null ? null : hash(key, live);
       if (live != null) {
         Collections.addAll(keyList, live.bitsKey(), live.metaKey());
-        live.addOffsets(hash[0], hash[1], scratch, args);
+        live.addOffsets(liveHash[0], liveHash[1], scratch, args);
       }
       if (pending != null) {
         Collections.addAll(keyList, pending.bitsKey(), pending.metaKey());
         if (dualWrite) {
+          // Generations may differ in strategy (one registered before strategy 4 was the default).
+          long[] hash = live != null && live.indexer().strategy() == pending.indexer().strategy() ? liveHash
+              : hash(key, pending);
           pending.addOffsets(hash[0], hash[1], scratch, args);
         }
       }
@@ -287,7 +291,7 @@ final class RedisGuardFilters<K> implements GuardFilters<K> {
         + " times while being read");
   }
 
-  /** Redis keeps the bits of hash strategy 1 only: a snapshot of another strategy is scanned again instead. */
+  /** Redis keeps standard-layout bits only (either strategy): a snapshot of another layout is scanned again instead. */
   @Override
   public String refusal(BloomFilter<K> loaded) {
     return LocalCopy.whyNotKept(loaded, "Redis keeps standard-layout filters only, and the snapshot's is ");

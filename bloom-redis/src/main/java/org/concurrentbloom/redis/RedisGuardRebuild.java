@@ -34,7 +34,8 @@ final class RedisGuardRebuild<K> implements GuardFilters.Rebuild<K> {
 
   @Override
   public GuardFilters.Candidate<K> begin(long capacity) {
-    BitIndexer<K> indexer = BitIndexer.sized(filters.spec.funnel(), capacity, filters.spec.fpp());
+    BitIndexer<K> indexer = BitIndexer.sized(filters.spec.funnel(), BitIndexer.DEFAULT_STRATEGY, capacity,
+        filters.spec.fpp());
     if (indexer.bitSize() > RedisBloomFilter.MAX_PARTITION_BITS) {
       throw new IllegalArgumentException("guard " + filters.keys.name + ": a filter for " + capacity + " keys at fpp="
           + filters.spec.fpp() + " needs " + indexer.bitSize() + " bits, past the 2^32 a Redis string holds");
@@ -58,8 +59,8 @@ final class RedisGuardRebuild<K> implements GuardFilters.Rebuild<K> {
     }
     long number = filters.store.nextGeneration();
     GuardKeys keys = filters.keys;
-    GuardGeneration<K> gen = new GuardGeneration<>(number, indexer, capacity, filters.spec.fpp(), keys.bits(number),
-        keys.meta(number));
+    GuardGeneration<K> gen = new GuardGeneration<>(number, FilterOpener.newId(), indexer, capacity, filters.spec.fpp(),
+        keys.bits(number), keys.meta(number));
     long[] state = filters.store.readState();
     for (int attempt = 0; attempt < RedisGuardFilters.MAX_ATTEMPTS; attempt++) {
       List<byte[]> keyList = new ArrayList<>(6);
@@ -67,10 +68,11 @@ final class RedisGuardRebuild<K> implements GuardFilters.Rebuild<K> {
       if (state[1] != 0) {
         Collections.addAll(keyList, keys.bits(state[1]), keys.meta(state[1]));
       }
-      List<byte[]> args = new ArrayList<>(11);
+      List<byte[]> args = new ArrayList<>(12);
       Collections.addAll(args, lock.token, ascii(state[1]), gen.numberArg());
-      args.addAll(StoredShape.args(indexer.bitSize(), indexer.hashFunctions()));
-      Collections.addAll(args, ascii(capacity), ascii(Double.toString(filters.spec.fpp())), ascii(count), bits);
+      args.addAll(StoredShape.args(indexer));
+      Collections.addAll(args, ascii(capacity), ascii(Double.toString(filters.spec.fpp())), ascii(count), bits,
+          gen.idArg());
       Object reply = filters.calls.eval(Script.GUARD_REGISTER, keyList, args, "register a generation of guard "
           + keys.name);
       if (reply instanceof List<?> changed) { // another pending generation than we read: read it again

@@ -36,6 +36,7 @@ final class Script {
   static final Script EXP_QUERY = expiring("exp-query");
   static final Script EXP_STATS = expiring("exp-stats");
   static final Script EXP_CLEAR = expiring("exp-clear");
+  static final Script EXP_DELETE = expiring("exp-delete");
 
   final String name;
   final byte[] source;

@@ -1,9 +1,21 @@
 -- Prepended (after shape.lua) to the expiring filter's scripts (docs/REDIS.md, "Expiring filters on
 -- Redis"). KEYS[1] is the filter's metadata hash NAME:{NAME:exp}:meta; the generation bit strings
--- NAME:{NAME:exp}:g<slot> and their add counters NAME:{NAME:exp}:c<slot> share its hash tag, so they live
--- in its Cluster slot and a script may touch them without naming them in KEYS. ARGV[1..8] is the shape
--- the client expects: format version, hash strategy, m (bits per generation), k, G, s (slot ms), W (ms),
--- clock ('server' or 'caller'); ARGV[9] the caller's now in ms, or '' to use the server's TIME.
+-- NAME:{NAME:exp}:g<slot> share its hash tag, so they live in its Cluster slot and a script may touch
+-- them without naming them in KEYS. ARGV[1..10] is the filter the client opened: layout version, hash
+-- strategy, m (bits per generation), k, G, s (slot ms), W (ms), clock ('server', or 'manual' for the
+-- tests), the filter id and its origin.
+--
+-- The metadata is the filter's directory: for each ring position p = slot mod G, s<p> is the slot whose
+-- generation is stored there (absent: none) and c<p> its count of new adds. A generation the directory
+-- lists must exist; one it does not list is not this filter's (a leftover of a filter that lost its
+-- metadata), and is never read. Generation keys have no expiry: a volatile-* maxmemory policy cannot
+-- evict them, and an allkeys-* policy that does is noticed (BLOOMLOST), never read as "absent". The
+-- generation a new slot replaces in its ring position is out of the window by then, and the add that
+-- starts the slot deletes it.
+
+-- The layout version this file reads and writes; 1 had one key with an expiry per generation and one
+-- per counter, and is upgraded in place by exp-open.
+local EXP_VERSION = '2'
 
 -- Numbers go into commands and key names as plain integer digits: Lua would print a large double in
 -- exponent form, which Redis would refuse as an integer argument.
@@ -28,28 +40,41 @@ local function exp_slot_of(d, s)
   return i
 end
 
--- Checks the metadata against ARGV[1..8]. Returns {origin, high} or nil and an error reply: absent
--- (deleted, evicted), another application's data, or another shape. Nothing is written before it.
-local function exp_check_meta(meta)
+local EXP_FIELDS = {'version', 'kind', 'strategy', 'm', 'k', 'generations', 'span', 'window', 'clock', 'id', 'origin',
+  'high', 'now'}
+
+-- The metadata hash's fields in EXP_FIELDS order, or nil and an error reply: BLOOMLOST if it is gone
+-- (the client opened the filter, so it existed: deleted, evicted, or a restart without the data), or
+-- BLOOMFOREIGN if it is not this library's expiring filter.
+local function exp_meta_fields(meta)
   local t = key_type(meta)
   if t == 'none' then
-    return nil, redis.error_reply('BLOOMMISSING no expiring filter metadata at ' .. meta)
+    return nil, redis.error_reply('BLOOMLOST no expiring filter metadata at ' .. meta .. ': the filter this client'
+        .. ' opened (id ' .. ARGV[9] .. ') is gone (deleted, evicted, or Redis restarted without its data), and the'
+        .. ' items added to it with it; build it again')
   end
   if t ~= 'hash' then
     return nil, redis.error_reply('BLOOMFOREIGN ' .. meta .. ' holds a ' .. t
         .. ', not an expiring filter\'s metadata hash: it was not made by this library; delete it or choose another name')
   end
-  local s = redis.call('HMGET', meta, 'version', 'kind', 'strategy', 'm', 'k', 'generations', 'span', 'window',
-      'clock', 'origin', 'high')
-  if not s[1] or s[2] ~= 'expiring' or not tonumber(s[10]) or not tonumber(s[11]) then
+  local s = redis.call('HMGET', meta, unpack(EXP_FIELDS))
+  if not s[1] or s[2] ~= 'expiring' then
     return nil, redis.error_reply('BLOOMFOREIGN ' .. meta .. ' is a hash without the fields of this library\'s'
         .. ' expiring filter (kind=' .. tostring(s[2]) .. '): delete it or choose another name')
   end
+  return s, nil
+end
+
+-- The BLOOMSHAPE reply if the stored shape s (EXP_FIELDS order) differs from ARGV[1..8], else nil.
+-- With any_strategy, a stored strategy of 1 or 4 is accepted (build() takes the stored one).
+local function exp_shape_error(meta, s, any_strategy)
   for i = 1, 8 do
     local stored = s[i + 1]
     if i == 1 then stored = s[1] end
-    if stored ~= ARGV[i] then
-      return nil, redis.error_reply('BLOOMSHAPE ' .. meta .. ' holds version=' .. tostring(s[1]) .. ' strategy='
+    local ok = stored == ARGV[i]
+    if i == 2 and any_strategy and (stored == '1' or stored == '4') then ok = true end
+    if not ok then
+      return redis.error_reply('BLOOMSHAPE ' .. meta .. ' holds version=' .. tostring(s[1]) .. ' strategy='
           .. tostring(s[3]) .. ' m=' .. tostring(s[4]) .. ' k=' .. tostring(s[5]) .. ' generations=' .. tostring(s[6])
           .. ' span=' .. tostring(s[7]) .. ' window=' .. tostring(s[8]) .. ' clock=' .. tostring(s[9])
           .. ' but this client expects version=' .. ARGV[1] .. ' strategy=' .. ARGV[2] .. ' m=' .. ARGV[3] .. ' k='
@@ -57,99 +82,124 @@ local function exp_check_meta(meta)
           .. ARGV[8])
     end
   end
-  return {tonumber(s[10]), tonumber(s[11])}, nil
+  return nil
 end
 
--- The state of one call: the slot adds go to (cur) and both clocks. cur never goes below the highest
--- slot an add has used ('high'), so a clock that steps back never hides generations it already wrote.
+-- The filter's clock: the server's TIME, or for a 'manual' filter (tests) the metadata field now.
+local function exp_clock(meta, s)
+  if ARGV[8] ~= 'manual' then
+    return exp_server_now(), nil
+  end
+  local now = strict_int(s[13])
+  if not now then
+    return nil, bad_field(meta, 'now', s[13], 'a time in ms (the manual clock of a test filter)')
+  end
+  return now, nil
+end
+
+-- The state of one call, every field checked, or nil and an error reply. cur, the slot adds go to,
+-- never goes below the highest slot an add has used ('high'), so a clock that steps back never hides
+-- generations already written. slots[p] and counts[p] are ring position p's entry (p = 0 .. G-1).
 local function exp_context(meta)
-  local stored, err = exp_check_meta(meta)
+  local s, err = exp_meta_fields(meta)
   if err then return nil, err end
-  local server = exp_server_now()
-  local now = server
-  if ARGV[9] ~= '' then
-    now = tonumber(ARGV[9])
+  if s[1] ~= ARGV[1] then
+    return nil, exp_shape_error(meta, s, false)
+  end
+  if (s[10] or '') ~= ARGV[9] or (s[11] or '') ~= ARGV[10] then
+    return nil, redis.error_reply('BLOOMLOST ' .. meta .. ' holds the expiring filter id=' .. tostring(s[10])
+        .. ' origin=' .. tostring(s[11]) .. ', not id=' .. ARGV[9] .. ' origin=' .. ARGV[10] .. ' that this client'
+        .. ' opened: the filter was lost (deleted, evicted, a restart without its data) and built again, and the'
+        .. ' items added before are not in it; build it again')
+  end
+  err = exp_shape_error(meta, s, false)
+  if err then return nil, err end
+  local high = strict_int(s[12])
+  if not high then
+    return nil, bad_field(meta, 'high', s[12], 'a slot number')
+  end
+  local now
+  now, err = exp_clock(meta, s)
+  if err then return nil, err end
+  local g = tonumber(ARGV[5])
+  local fields = {}
+  for p = 0, g - 1 do
+    fields[#fields + 1] = 's' .. p
+    fields[#fields + 1] = 'c' .. p
+  end
+  local ring = redis.call('HMGET', meta, unpack(fields))
+  local slots, counts = {}, {}
+  for p = 0, g - 1 do
+    local sv, cv = ring[2 * p + 1], ring[2 * p + 2]
+    if sv then
+      slots[p] = strict_int(sv)
+      if not slots[p] or slots[p] % g ~= p or slots[p] > high then
+        return nil, bad_field(meta, 's' .. p, sv, 'a slot number of ring position ' .. p .. ' no later than high')
+      end
+      counts[p] = strict_int(cv or '')
+      if not counts[p] then
+        return nil, bad_field(meta, 'c' .. p, cv, 'a decimal integer count in [0, 2^53)')
+      end
+    end
   end
   local span = tonumber(ARGV[6])
-  local cur = exp_slot_of(now - stored[1], span)
-  if cur < stored[2] then
-    cur = stored[2]
+  local origin = tonumber(ARGV[10])
+  local cur = exp_slot_of(now - origin, span)
+  if cur < high then
+    cur = high
   end
-  return {meta = meta, base = string.sub(meta, 1, -5), origin = stored[1], high = stored[2], now = now,
-    server = server, span = span, g = tonumber(ARGV[5]), m = tonumber(ARGV[3]), cur = cur}, nil
+  return {meta = meta, base = string.sub(meta, 1, -5), high = high, now = now, span = span, g = g,
+    m = tonumber(ARGV[3]), cur = cur, slots = slots, counts = counts}, nil
 end
 
 local function exp_bits_key(ctx, slot)
   return ctx.base .. 'g' .. exp_int(slot)
 end
 
-local function exp_count_key(ctx, slot)
-  return ctx.base .. 'c' .. exp_int(slot)
+-- Whether the directory lists slot's generation (it is this filter's, and must exist).
+local function exp_listed(ctx, slot)
+  return ctx.slots[slot % ctx.g] == slot
 end
 
--- Whether a generation's bit string exists (false, nil if absent), or nil and an error reply if the key
--- holds anything but this library's string of exactly ceil(m/8) bytes.
-local function exp_check_bits(ctx, key)
+-- nil if key holds a generation as this library writes it (a string of exactly ceil(m/8) bytes) or
+-- nothing; else the BLOOMFOREIGN reply. Returns whether it exists too.
+local function exp_check_string(ctx, key)
   local t = key_type(key)
   if t == 'none' then
     return false, nil
   end
   local want = math.floor((ctx.m + 7) / 8)
   if t ~= 'string' or redis.call('STRLEN', key) ~= want then
-    return nil, redis.error_reply('BLOOMFOREIGN ' .. key .. ' holds a ' .. t .. ' that is not the ' .. want
+    return true, redis.error_reply('BLOOMFOREIGN ' .. key .. ' holds a ' .. t .. ' that is not the ' .. want
         .. '-byte generation of the filter described by ' .. ctx.meta .. ': it was not made by this library')
   end
   return true, nil
 end
 
--- The count of a generation's counter key (0 if absent), or nil and an error reply if it holds anything
--- but an integer string.
-local function exp_read_count(key)
-  local t = key_type(key)
-  if t == 'none' then
-    return 0, nil
-  end
-  local v = nil
-  if t == 'string' then
-    v = tonumber(redis.call('GET', key))
-  end
-  if not v then
-    return nil, redis.error_reply('BLOOMFOREIGN ' .. key .. ' holds a ' .. t
-        .. ' that is not an expiring filter\'s add counter: it was not made by this library')
-  end
-  return v, nil
-end
-
--- Checks every generation still remembered (slots cur-G+1 .. cur). Returns nil or the first error reply.
-local function exp_check_all(ctx)
+-- Checks every generation of the window (slots cur-G+1 .. cur) that the directory lists: each must be
+-- there, as this library wrote it. Returns nil or the first error reply.
+local function exp_check_window(ctx)
   for slot = ctx.cur - ctx.g + 1, ctx.cur do
-    local _, err = exp_check_bits(ctx, exp_bits_key(ctx, slot))
-    if err then return err end
-    local _, cerr = exp_read_count(exp_count_key(ctx, slot))
-    if cerr then return cerr end
+    if exp_listed(ctx, slot) then
+      local key = exp_bits_key(ctx, slot)
+      local present, err = exp_check_string(ctx, key)
+      if err then return err end
+      if not present then
+        return redis.error_reply('BLOOMLOST ' .. key .. ', the generation of slot ' .. exp_int(slot) .. ', is gone'
+            .. ' though ' .. ctx.meta .. ' records it as written (deleted, or evicted by a maxmemory policy): the'
+            .. ' items added in that slot are lost; build the filter again')
+      end
+    end
   end
   return nil
 end
 
--- Makes Redis drop a key of slot cur when that slot's generation is forgotten: once slot cur+G begins,
--- origin + (cur+G)·s in the filter's time. PEXPIREAT counts in the server's time, so the deadline is
--- moved by the distance between the two clocks (zero for the server clock). GT only ever raises an
--- expiry (a clock that stepped back must not shorten one), but GT treats a key without expiry as
--- infinite, so a key this script has just made gets its first expiry without GT.
-local function exp_expire(ctx, key)
-  local forget = ctx.origin + (ctx.cur + ctx.g) * ctx.span
-  local at = exp_int(ctx.server + (forget - ctx.now))
-  if redis.call('PTTL', key) == -1 then
-    redis.call('PEXPIREAT', key, at)
-  else
-    redis.call('PEXPIREAT', key, at, 'GT')
+-- 1 if a listed generation of the window holds all the offsets ARGV[from..], else 0.
+local function exp_any_has_all(ctx, from)
+  for slot = ctx.cur - ctx.g + 1, ctx.cur do
+    if exp_listed(ctx, slot) and all_set(exp_bits_key(ctx, slot), from) == 1 then
+      return 1
+    end
   end
-end
-
--- 1 if the generation at key holds all the offsets ARGV[from..], else 0 (also for an absent key).
-local function exp_has_all(key, present, from)
-  if not present then
-    return 0
-  end
-  return all_set(key, from)
+  return 0
 end

@@ -11,28 +11,43 @@ local function state()
   return s[1] or '0', s[2] or '0'
 end
 
--- nil if a generation's metadata exists with this m and k and its bits exist; else an error reply.
--- The client computed its offsets for that m and k: they address the right bits only if these hold.
-local function check_gen(bits, meta, m, k)
-  local stored = redis.call('HMGET', meta, 'm', 'k')
+-- The generation at bits and meta as the client expects it (its m, k and id, which the client read with
+-- its shape: the offsets it computed address the right bits only if these hold), with every counter an
+-- integer: {count, keys, deletes, n} as numbers, or nil and an error reply.
+local function check_gen(bits, meta, m, k, id)
+  local stored = redis.call('HMGET', meta, 'm', 'k', 'id', 'count', 'keys', 'deletes', 'n')
   if not stored[1] then
-    return redis.error_reply('BLOOMMISSING no generation metadata at ' .. meta)
+    return nil, redis.error_reply('BLOOMMISSING no generation metadata at ' .. meta)
   end
-  if stored[1] ~= m or stored[2] ~= k then
-    return redis.error_reply('BLOOMSHAPE ' .. meta .. ' holds m=' .. stored[1] .. ' k=' .. tostring(stored[2])
-        .. ' but this client expects m=' .. m .. ' k=' .. k)
+  if stored[1] ~= m or stored[2] ~= k or (stored[3] or '') ~= id then
+    return nil, redis.error_reply('BLOOMSHAPE ' .. meta .. ' holds m=' .. stored[1] .. ' k=' .. tostring(stored[2])
+        .. ' id=' .. tostring(stored[3]) .. ' but this client expects m=' .. m .. ' k=' .. k .. ' id=' .. id)
   end
-  return check_bits(bits, meta, m)
+  local out = {}
+  local names = {'count', 'keys', 'deletes', 'n'}
+  for i = 1, 4 do
+    local v = strict_int(stored[i + 3] or '0')
+    if not v then
+      return nil, bad_field(meta, names[i], stored[i + 3], 'a decimal integer in [0, 2^53)')
+    end
+    out[i] = v
+  end
+  local err = check_bits(bits, meta, m)
+  if err then return nil, err end
+  return out, nil
 end
 
--- nil if every ARGV[from..to] is an integer bit offset in [0, m); else an error reply.
-local function check_offsets(from, to, m)
-  local limit = tonumber(m)
-  for i = from, to do
-    local offset = tonumber(ARGV[i])
-    if not offset or offset < 0 or offset >= limit then
-      return redis.error_reply('BLOOMARG bit offset ' .. tostring(ARGV[i]) .. ' is outside [0, ' .. m .. ')')
+-- The counters of a generation's metadata, checked as check_gen does, without its bits and shape.
+local function gen_counters(meta)
+  local stored = redis.call('HMGET', meta, 'keys', 'deletes', 'n')
+  local out = {}
+  local names = {'keys', 'deletes', 'n'}
+  for i = 1, 3 do
+    local v = strict_int(stored[i] or '0')
+    if not v then
+      return nil, bad_field(meta, names[i], stored[i], 'a decimal integer in [0, 2^53)')
     end
+    out[i] = v
   end
-  return nil
+  return out, nil
 end

@@ -18,6 +18,9 @@ end
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return redis.error_reply('BLOOMMISSING no generation metadata at ' .. KEYS[2])
 end
+local counters, err = gen_counters(KEYS[2])
+err = err or acl_check('HINCRBY', KEYS[2], 'keys', '1') or acl_check('HSET', KEYS[1], 'live', ARGV[1])
+if err then return err end
 local keys = redis.call('HINCRBY', KEYS[2], 'keys', ARGV[3])
 if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[2], 'watermark', ARGV[4])
@@ -27,7 +30,7 @@ redis.call('HDEL', KEYS[1], 'pending')
 if live ~= '0' then
   redis.call('DEL', KEYS[3], KEYS[4])
 end
-if keys > tonumber(redis.call('HGET', KEYS[2], 'n')) and redis.call('HSETNX', KEYS[2], 'grow', 1) == 1 then
+if keys > counters[3] and redis.call('HSETNX', KEYS[2], 'grow', 1) == 1 then
   return 1
 end
 return 0

@@ -1,4 +1,4 @@
--- query: ARGV[6..] are the item's k bit offsets. Returns 1 if all are set, else 0. Writes nothing.
-local err = check_shape(KEYS[1], KEYS[2])
+-- query: ARGV[7..] are the item's k bit offsets. Returns 1 if all are set, else 0. Writes nothing.
+local _, err = check_filter(KEYS[1], KEYS[2])
 if err then return err end
-return all_set(KEYS[1], 6)
+return all_set(KEYS[1], 7)

@@ -1,41 +1,50 @@
 package org.concurrentbloom.redis;
 
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicLong;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
- * A test clock that moves only when told, for the expiring filter's caller-clock mode. It starts far
- * from real time on purpose: the filter must keep Redis's expiries in the server's time whatever the
- * caller's clock says. Thread-safe (one AtomicLong).
+ * The clock of a test expiring filter in Redis: the metadata field {@code now} that a filter built with
+ * {@code manualClockForTest} reads instead of the server's TIME, moved only when told. Every instance of
+ * the filter reads the same field, as they would the server's clock. It starts far from real time on
+ * purpose: nothing of the filter may depend on the server's clock then. Thread-safe (one AtomicLong;
+ * the client is).
  */
-final class ManualClock implements InstantSource {
+final class ManualClock {
+  private final UnifiedJedis redis;
+  private final String meta;
+  private final long start;
   private final AtomicLong millis;
 
-  ManualClock(long startMillis) {
+  /** The clock of the filter {@code name}, reached through {@code redis} (a server's or a cluster's client). */
+  ManualClock(UnifiedJedis redis, String name, long startMillis) {
+    this.redis = redis;
+    this.meta = ExpiringKeys.meta(name);
+    this.start = startMillis;
     this.millis = new AtomicLong(startMillis);
   }
 
   /** A clock at a round time some years from now, not the real one. */
-  static ManualClock farFromNow() {
-    return new ManualClock(2_000_000_000_000L);
+  static ManualClock farFromNow(UnifiedJedis redis, String name) {
+    return new ManualClock(redis, name, 2_000_000_000_000L);
   }
 
+  /** The builder, made to build (or attach to) a filter on this clock. */
+  <T> RedisExpiringBloomFilter.Builder<T> on(RedisExpiringBloomFilter.Builder<T> builder) {
+    return builder.manualClockForTest(start);
+  }
+
+  /** Moves the filter's clock (the filter must exist). */
   void set(long newMillis) {
     millis.set(newMillis);
+    redis.hset(meta, "now", Long.toString(newMillis));
   }
 
   void advance(long byMillis) {
-    millis.addAndGet(byMillis);
+    set(millis.get() + byMillis);
   }
 
-  @Override
-  public long millis() {
+  long millis() {
     return millis.get();
-  }
-
-  @Override
-  public Instant instant() {
-    return Instant.ofEpochMilli(millis.get());
   }
 }

@@ -45,9 +45,9 @@ class RedisBloomFilterTest {
   @Test
   void addsSetExactlyTheBitsTheCoreFilterSets() throws IOException {
     RedisBloomFilter<CharSequence> remote = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 3_000, 0.01);
-    // Redis scripts set the bits of strategy 1: the core filter to compare with is one of strategy 1.
-    BloomFilter<CharSequence> local = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(3_000).fpp(0.01)
-        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
+    // A new Redis filter hashes as a new core filter does, with the defaults (strategy 4).
+    BloomFilter<CharSequence> local = BloomFilter.create(Funnels.stringFunnel(), 3_000, 0.01);
+    assertThat(remote.hashStrategy()).isEqualTo(local.hashStrategy()).isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
     for (String key : keys("user-", 2_000)) {
       assertThat(remote.add(key)).as(key).isEqualTo(local.add(key));
     }
@@ -62,7 +62,8 @@ class RedisBloomFilterTest {
   void theRedisStringHoldsEachIndexAtItsSetbitOffset() {
     RedisBloomFilter<Long> remote = RedisBloomFilter.create(redis, name, Funnels.longFunnel(), 500, 0.05);
     remote.add(12345L);
-    BitIndexer<Long> indexer = BitIndexer.withShape(Funnels.longFunnel(), remote.bitSize(), remote.hashFunctions());
+    BitIndexer<Long> indexer = BitIndexer.withShape(Funnels.longFunnel(), remote.hashStrategy(), remote.bitSize(),
+        remote.hashFunctions());
     long[] offsets = new long[Math.max(2, remote.hashFunctions())];
     indexer.indexes(12345L, offsets);
     String bitsKey = FilterKeys.bitsKey(name, 0);
@@ -107,40 +108,54 @@ class RedisBloomFilterTest {
   }
 
   @Test
-  void uploadOfAStrategyFourFilterIsRefusedNamingBothStrategiesAndWritesNothing() throws IOException {
+  void uploadOfADefaultFilterWorksAndAStrategyOneFilterKeepsItsStrategy() throws IOException {
+    // Before, Redis kept strategy 1 only, and this upload of a filter built with the defaults was refused.
     BloomFilter<CharSequence> local = BloomFilter.create(Funnels.stringFunnel(), 2_000, 0.01);
     List<String> added = keys("k", 1_500);
     added.forEach(local::add);
     assertThat(local.hashStrategy()).as("the default of a new local filter").isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
-    long keysBefore = redis.dbSize();
-
-    assertThatThrownBy(() -> RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel()).upload(local))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("hash strategy 1 (MURMUR3_128_ENHANCED_DOUBLE)")
-        .hasMessageContaining("strategy 4 (XXH3_64_ENHANCED_DOUBLE)")
-        .hasMessageContaining(".hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE)");
-
-    assertThat(redis.exists(FilterKeys.metaKey(name, 0))).as("metadata key").isFalse();
-    assertThat(redis.exists(FilterKeys.bitsKey(name, 0))).as("bits key").isFalse();
-    assertThat(redis.keys("*" + name + "*")).isEmpty();
-    assertThat(redis.dbSize()).isEqualTo(keysBefore);
-    assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name, Funnels.stringFunnel()))
-        .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("no filter named");
-
-    // The same keys in a strategy-1 filter upload under that name and come back exactly.
-    BloomFilter<CharSequence> old = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(2_000).fpp(0.01)
-        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
-    added.forEach(old::add);
     RedisBloomFilter<CharSequence> remote =
-        RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel()).upload(old);
+        RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel()).upload(local);
+    assertThat(remote.hashStrategy()).isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
+    assertThat(redis.hget(FilterKeys.metaKey(name, 0), "strategy")).as("the stored strategy").isEqualTo("4");
     List<String> probes = keys("k", 4_000);
     boolean[] answers = remote.mightContainAll(probes);
     for (int i = 0; i < probes.size(); i++) {
+      assertThat(answers[i]).as(probes.get(i)).isEqualTo(local.mightContain(probes.get(i)));
+    }
+    assertThat(fileBytes(remote.download())).isEqualTo(fileBytes(local));
+    // Another instance attaches with the stored strategy and finds the same items.
+    RedisBloomFilter<CharSequence> other = RedisBloomFilter.attach(redis, name, Funnels.stringFunnel());
+    assertThat(other.hashStrategy()).isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
+    for (String key : added) {
+      assertThat(other.mightContain(key)).as(key).isTrue();
+    }
+
+    // The same keys in a strategy-1 filter upload under another name and come back exactly.
+    BloomFilter<CharSequence> old = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(2_000).fpp(0.01)
+        .hashStrategy(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE).build();
+    added.forEach(old::add);
+    RedisBloomFilter<CharSequence> remoteOld =
+        RedisBloomFilter.<CharSequence>builder(redis, name + ":old", Funnels.stringFunnel()).upload(old);
+    answers = remoteOld.mightContainAll(probes);
+    for (int i = 0; i < probes.size(); i++) {
       assertThat(answers[i]).as(probes.get(i)).isEqualTo(old.mightContain(probes.get(i)));
     }
-    BloomFilter<CharSequence> back = remote.download();
+    BloomFilter<CharSequence> back = remoteOld.download();
     assertThat(back.hashStrategy()).isEqualTo(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);
     assertThat(fileBytes(back)).isEqualTo(fileBytes(old));
+    // create() with the defaults attaches to it and keeps its strategy; one that asks for 4 is refused.
+    RedisBloomFilter<CharSequence> attached = RedisBloomFilter.create(redis, name + ":old", Funnels.stringFunnel(),
+        2_000, 0.01);
+    assertThat(attached.created()).isFalse();
+    assertThat(attached.hashStrategy()).isEqualTo(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);
+    assertThat(attached.mightContain("k7")).isTrue();
+    assertThatThrownBy(() -> RedisBloomFilter.<CharSequence>builder(redis, name + ":old", Funnels.stringFunnel())
+        .expectedInsertions(2_000).hashStrategy(HashStrategy.XXH3_64_ENHANCED_DOUBLE).create())
+        .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("strategy=1");
+    assertThatThrownBy(() -> RedisBloomFilter.<CharSequence>builder(redis, name, Funnels.stringFunnel())
+        .hashStrategy(HashStrategy.XXH3_64_BLOCKED)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not 5");
   }
 
   @Test
@@ -200,12 +215,12 @@ class RedisBloomFilterTest {
     RedisBloomFilter<CharSequence> f = RedisBloomFilter.create(redis, name, Funnels.stringFunnel(), 1_000, 0.01);
     f.add("a");
     redis.del(FilterKeys.bitsKey(name, 0));
-    assertThatThrownBy(() -> f.mightContain("a")).isInstanceOf(RedisFilterMismatchException.class)
+    assertThatThrownBy(() -> f.mightContain("a")).isInstanceOf(RedisFilterLostException.class)
         .hasMessageContaining("is gone");
-    assertThatThrownBy(() -> f.add("a")).isInstanceOf(RedisFilterMismatchException.class);
+    assertThatThrownBy(() -> f.add("a")).isInstanceOf(RedisFilterLostException.class);
     f.delete();
-    assertThatThrownBy(() -> f.mightContain("a")).isInstanceOf(RedisFilterMismatchException.class)
-        .hasMessageContaining("BLOOMMISSING");
+    assertThatThrownBy(() -> f.mightContain("a")).isInstanceOf(RedisFilterLostException.class)
+        .hasMessageContaining("BLOOMLOST");
     assertThatThrownBy(() -> RedisBloomFilter.attach(redis, name, Funnels.stringFunnel()))
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("no filter named");
   }

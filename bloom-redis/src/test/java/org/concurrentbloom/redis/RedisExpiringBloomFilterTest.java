@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import org.concurrentbloom.ConcurrentRun;
 import org.concurrentbloom.Funnels;
+import org.concurrentbloom.internal.BitIndexer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -25,9 +26,9 @@ import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * RedisExpiringBloomFilter on one real redis-server: the window and retention of the core's semantics,
- * expiries in the server's time whatever the caller's clock says, one hash tag, statistics, clear,
- * concurrent adds, and the builder's checks.
+ * RedisExpiringBloomFilter on one real redis-server: the window and retention of the core's semantics
+ * (on a test filter's manual clock, kept in Redis), generations without expiry listed in the metadata,
+ * one hash tag, statistics, clear, concurrent adds, and the builder's checks.
  */
 class RedisExpiringBloomFilterTest {
   @RegisterExtension
@@ -72,12 +73,11 @@ class RedisExpiringBloomFilterTest {
 
   @Test
   void itemsAreFoundThroughoutTheWindowAndForgottenFromMaxRetention() {
-    // W = 70 s, G = 8: slots of s = 10 s, retention G·s = 80 s. The caller's clock moves only when told;
-    // Redis's expiries are then 80 s of real time away, far longer than this test runs.
-    ManualClock clock = ManualClock.farFromNow();
+    // W = 70 s, G = 8: slots of s = 10 s, retention G·s = 80 s. The filter's clock moves only when told.
+    ManualClock clock = ManualClock.farFromNow(redis, name);
     long perSlot = 2_000;
-    RedisExpiringBloomFilter<CharSequence> f = builder().window(Duration.ofSeconds(70))
-        .expectedInsertionsPerWindow(7 * perSlot).fpp(0.01).clock(clock).build();
+    RedisExpiringBloomFilter<CharSequence> f = clock.on(builder()).window(Duration.ofSeconds(70))
+        .expectedInsertionsPerWindow(7 * perSlot).fpp(0.01).build();
     long s = f.generationSpan().toMillis();
     assertThat(s).isEqualTo(10_000);
     assertThat(f.maxRetention()).isEqualTo(Duration.ofSeconds(80));
@@ -121,50 +121,51 @@ class RedisExpiringBloomFilterTest {
   }
 
   @Test
-  void keysExpireAtTheServersTimeForTheCallersDeadlineAndAnExpiryIsNeverLowered() {
-    ManualClock clock = ManualClock.farFromNow();
-    RedisExpiringBloomFilter<CharSequence> f = builder().window(Duration.ofSeconds(70))
-        .expectedInsertionsPerWindow(1_000).clock(clock).build();
+  void generationsHaveNoExpiryAreListedInTheMetadataAndReplacedOutOfTheWindow() {
+    ManualClock clock = ManualClock.farFromNow(redis, name);
+    RedisExpiringBloomFilter<CharSequence> f = clock.on(builder()).window(Duration.ofSeconds(70))
+        .expectedInsertionsPerWindow(1_000).build();
     long origin = f.originMillis();
-    long forget = origin + f.maxRetention().toMillis(); // slot 0 is forgotten when slot G begins
+    assertThat(origin).isEqualTo(clock.millis());
+    long s = f.generationSpan().toMillis();
     clock.set(origin + 3_000);
-    String bits = ExpiringKeys.generation(name, 0);
-    String counter = ExpiringKeys.counter(name, 0);
-    long before = serverMillis();
     assertThat(f.add("alice")).isTrue();
-    long after = serverMillis();
-    long remaining = forget - clock.millis();
-    assertThat(redis.pexpireTime(bits)).isBetween(before + remaining, after + remaining);
-    assertThat(redis.pexpireTime(counter)).isBetween(before + remaining, after + remaining);
-    long first = redis.pexpireTime(bits);
+    String slot0 = ExpiringKeys.generation(name, 0);
+    String meta = ExpiringKeys.meta(name);
+    // No expiry: a volatile-* maxmemory policy can never evict a generation.
+    assertThat(redis.pexpireTime(slot0)).isEqualTo(-1);
+    assertThat(redis.pexpireTime(meta)).as("the metadata never expires").isEqualTo(-1);
+    assertThat(redis.hget(meta, "s0")).as("the directory lists slot 0 in ring position 0").isEqualTo("0");
+    assertThat(redis.hget(meta, "c0")).isEqualTo("1");
 
-    // Later in the same slot: the deadline on the server's clock would be earlier; GT keeps the later one.
-    clock.set(origin + 9_000);
+    clock.set(origin + 3 * s);
     f.add("bob");
-    assertThat(redis.pexpireTime(bits)).isEqualTo(first);
-    // The clock steps back: the deadline moves later, and it is raised.
-    clock.set(origin - 5_000);
-    long back = serverMillis();
+    assertThat(redis.hget(meta, "s3")).isEqualTo("3");
+    // Slot 8 reuses ring position 0: the add that starts it deletes slot 0's generation, out of the window.
+    clock.set(origin + 8 * s);
+    assertThat(f.mightContain("alice")).as("slot 0 is forgotten once slot 8 begins").isFalse();
+    assertThat(redis.exists(slot0)).as("not yet replaced").isTrue();
     f.add("carol");
-    assertThat(redis.pexpireTime(bits)).isGreaterThanOrEqualTo(back + forget - clock.millis()).isGreaterThan(first);
+    assertThat(redis.exists(slot0)).isFalse();
+    assertThat(redis.hget(meta, "s0")).isEqualTo("8");
+    assertThat(f.mightContain("bob")).isTrue();
 
     // Every key of the filter carries its hash tag, so all are in one Cluster slot.
     Set<String> all = keysStartingWith(name);
-    assertThat(all).containsExactlyInAnyOrder(ExpiringKeys.meta(name), bits, counter);
+    assertThat(all).containsExactlyInAnyOrder(meta, ExpiringKeys.generation(name, 3), ExpiringKeys.generation(name, 8));
     Set<Integer> slots = new TreeSet<>();
     for (String key : all) {
       assertThat(key).contains("{" + name + ":exp}");
       slots.add(JedisClusterCRC16.getSlot(key));
     }
     assertThat(slots).hasSize(1);
-    assertThat(redis.pexpireTime(ExpiringKeys.meta(name))).as("the metadata never expires").isEqualTo(-1);
   }
 
   @Test
   void aClockThatStepsBackNeverHidesWhatWasAdded() {
-    ManualClock clock = ManualClock.farFromNow();
-    RedisExpiringBloomFilter<CharSequence> f = builder().window(Duration.ofSeconds(70))
-        .expectedInsertionsPerWindow(1_000).clock(clock).build();
+    ManualClock clock = ManualClock.farFromNow(redis, name);
+    RedisExpiringBloomFilter<CharSequence> f = clock.on(builder()).window(Duration.ofSeconds(70))
+        .expectedInsertionsPerWindow(1_000).build();
     long origin = f.originMillis();
     clock.set(origin + 65_000); // slot 6
     assertThat(f.add("late")).isTrue();
@@ -221,14 +222,15 @@ class RedisExpiringBloomFilterTest {
     assertThat(other.add("after-clear")).isTrue();
     assertThat(f.mightContain("after-clear")).isTrue();
     assertThatThrownBy(() -> f.writeTo(new ByteArrayOutputStream())).isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("strategy 4").hasMessageContaining(name);
+        .hasMessageContaining("server's clock").hasMessageContaining(name);
+    assertThat(f.hashStrategy()).as("new filters hash as a new core filter does").isEqualTo(BitIndexer.DEFAULT_STRATEGY);
   }
 
   @Test
   void concurrentAddsFromManyThreadsLoseNothing() throws Exception {
-    ManualClock clock = ManualClock.farFromNow();
-    RedisExpiringBloomFilter<CharSequence> f = builder().window(Duration.ofSeconds(70))
-        .expectedInsertionsPerWindow(50_000).clock(clock).build();
+    ManualClock clock = ManualClock.farFromNow(redis, name);
+    RedisExpiringBloomFilter<CharSequence> f = clock.on(builder()).window(Duration.ofSeconds(70))
+        .expectedInsertionsPerWindow(50_000).build();
     clock.advance(20_000); // slot 2
     int threads = 8;
     int perThread = 400;
@@ -280,8 +282,10 @@ class RedisExpiringBloomFilterTest {
         .hasMessageContaining("generations");
     assertThatThrownBy(() -> builder().generations(128)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("generations");
-    assertThatThrownBy(() -> builder().clock(null)).isInstanceOf(NullPointerException.class)
-        .hasMessageContaining("clock");
+    assertThatThrownBy(() -> builder().waitForReplicas(0, Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replicas").hasMessageContaining("was 0");
+    assertThatThrownBy(() -> builder().waitForReplicas(1, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
     assertThatThrownBy(() -> RedisExpiringBloomFilter.builder(redis, "a{b}", Funnels.stringFunnel()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a{b}");
     assertThatThrownBy(() -> RedisExpiringBloomFilter.builder(redis, null, Funnels.stringFunnel()))

@@ -6,6 +6,7 @@ import static org.concurrentbloom.redis.TestKeys.keys;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +34,7 @@ class RedisExpiringFaultTest {
     }
     long count = f.count();
     RedisClient before = SERVER.client();
-    long expiry = before.pexpireTime(ExpiringKeys.generation(name, 0));
+    Map<String, String> directory = before.hgetAll(ExpiringKeys.meta(name));
 
     SERVER.node().kill(); // SIGKILL: no shutdown save, only the AOF
     assertThatThrownBy(() -> f.mightContain("item-1")).isInstanceOf(RedisFilterException.class);
@@ -47,8 +48,10 @@ class RedisExpiringFaultTest {
       assertThat(after.mightContain(item)).as(item).isTrue();
     }
     assertThat(after.count()).isEqualTo(count);
-    assertThat(SERVER.client().pexpireTime(ExpiringKeys.generation(name, 0))).as("the expiry survives")
-        .isEqualTo(expiry);
+    assertThat(SERVER.client().hgetAll(ExpiringKeys.meta(name))).as("the metadata and its directory survive")
+        .isEqualTo(directory);
+    assertThat(after.id()).isEqualTo(f.id());
+    assertThat(f.mightContain("item-1")).as("the instance from before the crash still has its filter").isTrue();
     // The restarted server's script cache is empty: the add reloads its script.
     assertThat(after.add("after-restart")).isTrue();
     assertThat(after.mightContain("after-restart")).isTrue();

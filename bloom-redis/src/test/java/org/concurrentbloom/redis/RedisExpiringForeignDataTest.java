@@ -15,8 +15,9 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * An expiring filter whose keys hold someone else's data (another application's hash, a string, a
- * list, a generation key replaced) refuses with {@link RedisFilterMismatchException} naming the key,
- * and leaves that data as it was.
+ * list, a generation key replaced, a counter field) refuses with {@link RedisFilterMismatchException}
+ * naming the key, and leaves that data as it was; one whose metadata is gone refuses with
+ * {@link RedisFilterLostException}.
  */
 class RedisExpiringForeignDataTest {
   @RegisterExtension
@@ -67,11 +68,13 @@ class RedisExpiringForeignDataTest {
 
   @ParameterizedTest
   @EnumSource(Client.class)
-  void aGenerationOrCounterKeyReplacedByForeignDataIsNeitherReadNorWritten(Client client) {
-    ManualClock clock = ManualClock.farFromNow();
-    RedisExpiringBloomFilter<CharSequence> f = use(client).clock(clock).build();
+  void aGenerationKeyOrCounterFieldReplacedByForeignDataIsNeitherReadNorWritten(Client client) {
+    use(client);
+    ManualClock clock = ManualClock.farFromNow(redis, name);
+    RedisExpiringBloomFilter<CharSequence> f = clock.on(builder()).build();
     f.add("alice");
     String bits = ExpiringKeys.generation(name, 0);
+    byte[] before = redis.get(bits.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     redis.set(bits, "session:4711");
     assertThatThrownBy(() -> f.add("bob")).isInstanceOf(RedisFilterMismatchException.class)
         .hasMessageContaining(bits);
@@ -81,14 +84,14 @@ class RedisExpiringForeignDataTest {
     assertThatThrownBy(f::clear).isInstanceOf(RedisFilterMismatchException.class);
     assertThat(redis.get(bits)).isEqualTo("session:4711");
 
-    redis.del(bits);
-    String counter = ExpiringKeys.counter(name, 0);
-    redis.del(counter);
-    redis.rpush(counter, "x");
+    redis.set(bits.getBytes(java.nio.charset.StandardCharsets.UTF_8), before);
+    String meta = ExpiringKeys.meta(name);
+    redis.hset(meta, "c0", "x");
     assertThatThrownBy(() -> f.add("carol")).isInstanceOf(RedisFilterMismatchException.class)
-        .hasMessageContaining(counter);
-    assertThat(redis.exists(bits)).as("the refused add wrote no bits").isFalse();
-    assertThat(redis.lrange(counter, 0, -1)).containsExactly("x");
+        .hasMessageContaining(meta).hasMessageContaining("field c0").hasMessageContaining("\"x\"");
+    assertThat(redis.get(bits.getBytes(java.nio.charset.StandardCharsets.UTF_8))).as("the refused add wrote no bits")
+        .isEqualTo(before);
+    assertThat(redis.hget(meta, "c0")).isEqualTo("x");
   }
 
   @ParameterizedTest
@@ -97,8 +100,9 @@ class RedisExpiringForeignDataTest {
     RedisExpiringBloomFilter<CharSequence> f = use(client).build();
     f.add("alice");
     redis.del(ExpiringKeys.meta(name));
-    assertThatThrownBy(() -> f.mightContain("alice")).isInstanceOf(RedisFilterMismatchException.class)
-        .hasMessageContaining("BLOOMMISSING");
-    assertThatThrownBy(() -> f.add("bob")).isInstanceOf(RedisFilterMismatchException.class);
+    assertThatThrownBy(() -> f.mightContain("alice")).isInstanceOf(RedisFilterLostException.class)
+        .hasMessageContaining("BLOOMLOST").hasMessageContaining(ExpiringKeys.meta(name));
+    assertThatThrownBy(() -> f.add("bob")).isInstanceOf(RedisFilterLostException.class);
+    assertThat(redis.exists(ExpiringKeys.meta(name))).as("the refused add created nothing").isFalse();
   }
 }

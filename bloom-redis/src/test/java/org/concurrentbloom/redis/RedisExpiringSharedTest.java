@@ -25,12 +25,12 @@ class RedisExpiringSharedTest {
 
   @Test
   void twoInstancesOnTwoClientsSeeEachOthersAddsAndForgetTogether() {
-    ManualClock clock = ManualClock.farFromNow();
     String name = "exp-shared:clients";
-    RedisExpiringBloomFilter<CharSequence> a = over(Client.JEDIS, name).window(Duration.ofSeconds(70))
-        .expectedInsertionsPerWindow(5_000).clock(clock).build();
-    RedisExpiringBloomFilter<CharSequence> b = over(Client.LETTUCE, name).window(Duration.ofSeconds(70))
-        .expectedInsertionsPerWindow(5_000).clock(clock).build();
+    ManualClock clock = ManualClock.farFromNow(SERVER.client(), name);
+    RedisExpiringBloomFilter<CharSequence> a = clock.on(over(Client.JEDIS, name)).window(Duration.ofSeconds(70))
+        .expectedInsertionsPerWindow(5_000).build();
+    RedisExpiringBloomFilter<CharSequence> b = clock.on(over(Client.LETTUCE, name)).window(Duration.ofSeconds(70))
+        .expectedInsertionsPerWindow(5_000).build();
     assertThat(a.created()).isTrue();
     assertThat(b.created()).isFalse();
     assertThat(b.originMillis()).isEqualTo(a.originMillis());
@@ -71,7 +71,7 @@ class RedisExpiringSharedTest {
         .expectedInsertionsPerWindow(10_000).generations(16).build())
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("generations=8");
     assertThatThrownBy(() -> over(Client.LETTUCE, name).window(Duration.ofMinutes(1))
-        .expectedInsertionsPerWindow(10_000).clock(ManualClock.farFromNow()).build())
+        .expectedInsertionsPerWindow(10_000).manualClockForTest(0).build())
         .isInstanceOf(RedisFilterMismatchException.class).hasMessageContaining("clock=server");
     // Another n and p that round to the same shape attach, reporting the stored ones.
     RedisExpiringBloomFilter<CharSequence> same = over(Client.LETTUCE, name).window(Duration.ofMinutes(1))
