@@ -235,6 +235,19 @@ final class FilterOpener {
      */
     private Opened attachComplete(Object[] probes) {
       List<?> first = (List<?>) probes[0];
+      List<Integer> missing = new ArrayList<>();
+      for (int i = 1; i < probes.length; i++) {
+        if ((Long) ((List<?>) probes[i]).get(0) == 0L) {
+          missing.add(i);
+        }
+      }
+      if (!missing.isEmpty()) {
+        throw new RedisFilterLostException("filter \"" + b.name + "\" lacks partition(s) " + missing + " of "
+            + probes.length + " (" + FilterKeys.metaKey(b.name, missing.get(0)) + " does not exist) while partition 0"
+            + " says it is complete: they were deleted or evicted, and the items in them are lost; nothing was filled"
+            + " in. Delete the filter (RedisBloomFilter.builder(...).partitions(" + probes.length + ").delete()) and"
+            + " build it again from the source of truth");
+      }
       Opened opened;
       if (text(first.get(1)).isEmpty()) {
         List<?> r = (List<?>) calls.write(calls.onFirst(Script.CREATE, args(calls, "single", strategyFixed, "a")),
