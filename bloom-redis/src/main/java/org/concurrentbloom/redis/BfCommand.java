@@ -31,10 +31,15 @@ enum BfCommand implements ProtocolCommand {
    * @throws redis.clients.jedis.exceptions.JedisException as the client reports a failure
    */
   Object send(UnifiedJedis redis, byte[] key, byte[]... args) {
+    return redis.executeCommand(arguments(key, args));
+  }
+
+  /** {@code BF.THIS key args...} as Jedis's command arguments, routed by {@code key}. */
+  CommandArguments arguments(byte[] key, byte[]... args) {
     CommandArguments command = new CommandArguments(this).key(key);
     for (byte[] arg : args) {
       command.add(arg);
     }
-    return redis.executeCommand(command);
+    return command;
   }
 }

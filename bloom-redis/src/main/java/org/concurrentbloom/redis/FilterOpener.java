@@ -94,6 +94,7 @@ final class FilterOpener {
         : BitIndexer.withShape(b.funnel, opened.strategy(), indexer.bitSize(), indexer.hashFunctions());
     PartitionCalls<T> target = new PartitionCalls<>(b.redis, b.name, finalIndexer, partitions, opened.id(),
         b.replication);
+    EvictionPolicy.check(b.redis, FilterKeys.meta(b.name, 0), "filter \"" + b.name + "\"");
     return new RedisBloomFilter<>(target, opened.n(), opened.fpp(), opened.created());
   }
 

@@ -138,6 +138,18 @@ final class JedisAdapter extends RedisClientAdapter {
     return ScriptCalls.translate(what, translate(e));
   }
 
+  /**
+   * A failure of a Jedis call or pipeline as a RedisCallException: a JedisException by its kind, and the
+   * IllegalStateException of a pipeline reply that no node filled as "no reply".
+   */
+  static RedisCallException callException(RuntimeException e) {
+    if (e instanceof JedisException je) {
+      return translate(je);
+    }
+    return RedisCallException.described(RedisCallException.Kind.FAILURE,
+        "no reply from the Redis node (unreachable, or the cluster is changing)", e);
+  }
+
   private static RedisCallException translate(JedisException e) {
     RedisCallException.Kind kind = e instanceof JedisNoScriptException ? RedisCallException.Kind.NO_SCRIPT
         : e instanceof JedisDataException ? RedisCallException.Kind.ERROR_REPLY : RedisCallException.Kind.FAILURE;

@@ -238,6 +238,7 @@ public final class RedisExpiringBloomFilter<T> extends RedisFilterFigures<T> {
       String id = RedisCodec.text(opened.get(4));
       ExpiringCalls<T> calls = new ExpiringCalls<>(redis, name, shape,
           BitIndexer.withShape(funnel, shape.strategy(), m, k), id, origin, replication);
+      EvictionPolicy.check(redis, RedisCodec.utf8(ExpiringKeys.meta(name)), filter);
       return new RedisExpiringBloomFilter<>(name, calls, shape,
           StoredShape.expectedInsertions(filter, RedisCodec.text(opened.get(1))),
           StoredShape.fpp(filter, RedisCodec.text(opened.get(2))), origin, id, RedisCodec.isOne(opened.get(0)));

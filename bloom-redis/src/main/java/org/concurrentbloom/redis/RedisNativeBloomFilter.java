@@ -48,15 +48,18 @@ public final class RedisNativeBloomFilter<T> {
   private final Funnel<? super T> funnel;
   private final NativeShape shape;
   private final boolean created;
+  /** Null: writes do not wait for replicas. */
+  private final BfWrites waiting;
 
   private RedisNativeBloomFilter(UnifiedJedis redis, String key, Funnel<? super T> funnel, NativeShape shape,
-      boolean created) {
+      boolean created, ScriptCalls.Replication replication) {
     this.redis = redis;
     this.key = key;
     this.rawKey = RedisCodec.utf8(key);
     this.funnel = funnel;
     this.shape = shape;
     this.created = created;
+    this.waiting = replication == null ? null : new BfWrites(redis, rawKey, key, replication);
   }
 
   /**
@@ -107,6 +110,7 @@ public final class RedisNativeBloomFilter<T> {
     private double fpp = 0.01;
     private int expansion = DEFAULT_EXPANSION;
     private boolean nonScaling;
+    private ScriptCalls.Replication replication;
 
     private Builder(UnifiedJedis redis, String key, Funnel<? super T> funnel) {
       this.redis = Objects.requireNonNull(redis, "redis");
@@ -161,6 +165,27 @@ public final class RedisNativeBloomFilter<T> {
     }
 
     /**
+     * After every add, waits until at least {@code replicas} replicas have acknowledged it (Redis WAIT,
+     * pipelined after {@code BF.ADD} or {@code BF.MADD} on the same connection), so that an add that
+     * returned survives a failover; too few in {@code timeout} and the add throws
+     * {@link RedisFilterException} (it is on the master). An add is retried through a failover within
+     * the client's own retry budget. Off by default.
+     *
+     * @throws IllegalArgumentException if {@code replicas < 1} or the timeout is not positive
+     */
+    public Builder<T> waitForReplicas(int replicas, java.time.Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (replicas < 1) {
+        throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
+      }
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+      }
+      this.replication = new ScriptCalls.Replication(replicas, timeout.toMillis());
+      return this;
+    }
+
+    /**
      * Reserves the filter, or attaches to it if the key holds a filter of the same shape (see the
      * class comment). {@link RedisNativeBloomFilter#created()} tells which.
      *
@@ -191,7 +216,7 @@ public final class RedisNativeBloomFilter<T> {
         }
         created = false;
       }
-      RedisNativeBloomFilter<T> filter = new RedisNativeBloomFilter<>(redis, key, funnel, shape, created);
+      RedisNativeBloomFilter<T> filter = new RedisNativeBloomFilter<>(redis, key, funnel, shape, created, replication);
       if (created) {
         filter.writeParams();
       } else {
@@ -227,9 +252,14 @@ public final class RedisNativeBloomFilter<T> {
     return FunnelBytes.of(funnel, item);
   }
 
-  /** BF.ADD of the item's funnelled bytes: true iff it was new to the filter. @throws RedisFilterException if Redis fails */
+  /**
+   * BF.ADD of the item's funnelled bytes: true iff it was new to the filter. With
+   * {@link Builder#waitForReplicas}, on that many replicas when it returns.
+   *
+   * @throws RedisFilterException if Redis fails, or too few replicas acknowledged in time
+   */
   public boolean add(T item) {
-    return isOne(send(BfCommand.ADD, item(item)));
+    return isOne(write(BfCommand.ADD, item(item)));
   }
 
   /** BF.EXISTS: false iff the item was definitely never added. @throws RedisFilterException if Redis fails */
@@ -245,6 +275,11 @@ public final class RedisNativeBloomFilter<T> {
    */
   public int addAll(Iterable<? extends T> items) {
     return countOnes(batch(BfCommand.MADD, encodeAll(items)));
+  }
+
+  /** A write: sent as is, or pipelined with WAIT (BfWrites) if the filter waits for replicas. */
+  private Object write(BfCommand command, byte[]... args) {
+    return waiting == null ? send(command, args) : waiting.write(command, args);
   }
 
   /** BF.MADD of {@code add(Long)}'s bytes. @throws IllegalStateException unless the funnel is the long funnel */
@@ -267,7 +302,11 @@ public final class RedisNativeBloomFilter<T> {
   }
 
   private List<?> batch(BfCommand command, List<byte[]> encoded) {
-    return encoded.isEmpty() ? List.of() : (List<?>) send(command, encoded.toArray(new byte[0][]));
+    if (encoded.isEmpty()) {
+      return List.of();
+    }
+    byte[][] args = encoded.toArray(new byte[0][]);
+    return (List<?>) (command == BfCommand.MADD ? write(command, args) : send(command, args));
   }
 
   /** {@code BF.COMMAND key args...}; a failure as the filters' exception, naming the command and key. */

@@ -21,6 +21,7 @@ final class Script {
   static final Script SNAPSHOT = load("snapshot");
   static final Script STATS = load("stats");
   static final Script CLEAR = load("clear");
+  static final Script POLICY = load("policy");
   // The shared guard's scripts (docs/REDIS.md, "Shared guard"), with the generation prelude gen.lua too.
   static final Script GUARD_QUERY = guard("guard-query");
   static final Script GUARD_ADD = guard("guard-add");

@@ -68,8 +68,25 @@ class RedisNativeBloomFilterTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
     assertThatThrownBy(() -> RedisNativeBloomFilter.create(redis, "native:x", Funnels.stringFunnel(), 0, 0.01))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
+    assertThatThrownBy(() -> RedisNativeBloomFilter.builder(redis, "native:x", Funnels.stringFunnel())
+        .waitForReplicas(0, java.time.Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(() -> RedisNativeBloomFilter.builder(redis, "native:x", Funnels.stringFunnel())
+        .waitForReplicas(1, java.time.Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("timeout");
     assertThatThrownBy(() -> RedisNativeBloomFilter.builder(redis, "", Funnels.stringFunnel()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("non-empty");
+  }
+
+  @Test
+  void anAddThatWaitsForAReplicaThisServerLacksSaysSoAndIsOnTheMaster() {
+    RedisClient redis = SERVER.client();
+    assumeTrue(RedisNativeBloomFilter.isSupported(redis), "this redis-server has no BF.* commands (Redis 7 without RedisBloom)");
+    RedisNativeBloomFilter<CharSequence> f = RedisNativeBloomFilter.<CharSequence>builder(redis, "native:wait",
+        Funnels.stringFunnel()).expectedInsertions(1_000).waitForReplicas(1, java.time.Duration.ofMillis(50)).create();
+    assertThatThrownBy(() -> f.add("alice")).isInstanceOf(RedisFilterException.class)
+        .hasMessageContaining("0 of 1 replicas");
+    assertThat(f.mightContain("alice")).isTrue();
   }
 
   @Test
