@@ -129,7 +129,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
     GuardSnapshots<K> snapshots = new GuardSnapshots<>(config, filters);
     GuardBuilds<K> builds = new GuardBuilds<>(config, filters, snapshots, failures, closed);
     RebuildLoop loop = new RebuildLoop(scheduler != null ? scheduler : GuardScheduler.singleThread(config.name()),
-        config.backoff(), config.rebuildInterval(), builds, LOG, config.name());
+        config.backoff(), config.rebuildInterval(), builds, failures::degraded, LOG, config.name());
     StatsAssembler stats = new StatsAssembler(config.fpp(), counters, filters, builds, loop, failures, snapshots,
         closed);
     MembershipGuard<K> guard = new MembershipGuard<>(config, filters, loop, builds, snapshots, stats, counters,
