@@ -4,6 +4,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -13,10 +14,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What one build of a guard does, once {@link RebuildLoop} has decided to run it: adopt a filter another
- * instance published, or load and catch up the snapshot, or scan the source into a new filter; then
- * publish it through {@link GuardFilters} (whose contract keeps every recorded insert), cover the
- * failed inserts counted before it began ({@link BackendFailures}), write the snapshot and release
- * whoever waits for the first filter. {@link MembershipGuard}'s class comment gives the design.
+ * instance published (replaying first the inserts this guard failed to record, see
+ * {@link BackendFailures}), or load and catch up the snapshot, or scan the source into a new filter;
+ * then publish it through {@link GuardFilters} (whose contract keeps every recorded insert), cover the
+ * failed inserts counted before it began, write the snapshot and release whoever waits for the first
+ * filter. {@link MembershipGuard}'s class comment gives the design.
  *
  * <p>Threads: {@link #run} on the guard's build thread only, which {@link RebuildLoop} keeps to one
  * build at a time, so the build figures have one writer; they are volatile because their getters
@@ -31,7 +33,7 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
   private final GuardConfig<K> config;
   private final GuardFilters<K> filters;
   private final GuardSnapshots<K> snapshots;
-  private final BackendFailures failures;
+  private final BackendFailures<K> failures;
   /** The guard's closed flag; set by close(), only read here. */
   private final AtomicBoolean closed;
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
@@ -41,7 +43,7 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
   private volatile long lastRebuildNanos;
 
   GuardBuilds(GuardConfig<K> config, GuardFilters<K> filters, GuardSnapshots<K> snapshots,
-      BackendFailures failures, AtomicBoolean closed) {
+      BackendFailures<K> failures, AtomicBoolean closed) {
     this.config = config;
     this.filters = filters;
     this.snapshots = snapshots;
@@ -51,7 +53,8 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
 
   /**
    * One build. A full scan builds a new filter; otherwise an existing live filter (another instance's)
-   * is adopted, else the snapshot is loaded and caught up, else the source scanned.
+   * is adopted, else the snapshot is loaded and caught up, else the source scanned. An adoption that
+   * cannot replay every failed insert scans instead.
    */
   @Override
   public void run(RebuildLoop loop, boolean fullScan) throws Exception {
@@ -60,16 +63,25 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
     }
     long start = System.nanoTime();
     long failedBefore = failures.failedInserts(); // before anything is registered: see BackendFailures
-    if (!fullScan && adopt(loop, filters.live())) {
-      return;
+    boolean scan = fullScan;
+    if (!scan) {
+      Adoption adoption = adopt(loop, filters.live());
+      if (adoption == Adoption.ADOPTED) {
+        return;
+      }
+      scan = adoption == Adoption.SCAN_INSTEAD;
     }
     KeySource<K> source = config.source();
     try (GuardFilters.Rebuild<K> rebuild = filters.rebuild()) {
       Optional<GuardFilters.Live> current = filters.live(); // again: a shared lock may have waited for a build
-      if (!fullScan && adopt(loop, current)) {
-        return;
+      if (!scan) {
+        Adoption adoption = adopt(loop, current);
+        if (adoption == Adoption.ADOPTED) {
+          return;
+        }
+        scan = adoption == Adoption.SCAN_INSTEAD;
       }
-      if (!fullScan && snapshots.enabled()) {
+      if (!scan && snapshots.enabled()) {
         Optional<SnapshotCodec.Snapshot<K>> snapshot = snapshots.load();
         if (snapshot.isPresent()) {
           GuardFilters.Candidate<K> next = rebuild.begin(snapshot.get().filter(), snapshot.get().watermark());
@@ -117,16 +129,48 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
     loop.request(RebuildLoop.Reason.GROWTH);
   }
 
-  /** Takes {@code live}, if present, as this guard's filter: another instance published it. */
-  private boolean adopt(RebuildLoop loop, Optional<GuardFilters.Live> live) {
+  /** What {@link #adopt} did. */
+  private enum Adoption {
+    /** No filter is live: the build goes on to the snapshot or a scan. */
+    NONE_LIVE,
+    /** The live filter is this guard's now, and covers every failed insert counted before. */
+    ADOPTED,
+    /** A filter is live, but a failed insert's key was not kept, so only a scan can cover it. */
+    SCAN_INSTEAD
+  }
+
+  /**
+   * Takes {@code live}, if present, as this guard's filter: another instance published it. That filter
+   * may lack the keys of inserts this guard failed to record (its scan may have begun before they
+   * committed), so they are added to it first; only when all of them are in does the adoption end the
+   * degradation ({@link BackendFailures}). A key that cannot be added fails the build, which is retried.
+   *
+   * @throws RuntimeException if the backend could not add a replayed key; the guard stays degraded
+   */
+  private Adoption adopt(RebuildLoop loop, Optional<GuardFilters.Live> live) {
     if (live.isEmpty()) {
-      return false;
+      return Adoption.NONE_LIVE;
     }
+    Optional<BackendFailures.Replay<K>> replay = failures.replay();
+    if (replay.isEmpty()) {
+      LOG.log(Level.DEBUG, () -> "guard " + config.name() + ": more inserts failed than the "
+          + BackendFailures.KEPT_KEYS + " kept to replay; scanning the source instead of adopting the live filter");
+      return Adoption.SCAN_INSTEAD;
+    }
+    List<K> keys = replay.get().keys();
+    boolean outgrown = false;
+    for (K key : keys) {
+      outgrown |= filters.add(key); // the call recordInsert makes: from its return on, the key is in every live filter
+    }
+    failures.covered(replay.get().through());
     LOG.log(Level.DEBUG, () -> "guard " + config.name() + ": using the live filter another instance published ("
-        + live.get() + ")");
+        + live.get() + ")" + (keys.isEmpty() ? "" : ", after replaying " + keys.size() + " failed inserts into it"));
     loop.published();
     ready.complete(null);
-    return true;
+    if (outgrown) {
+      loop.request(RebuildLoop.Reason.GROWTH);
+    }
+    return Adoption.ADOPTED;
   }
 
   /** A scan of the source into the filter being built. */

@@ -31,8 +31,9 @@ import org.concurrentbloom.BloomFilter;
  *
  * <p>Failures: any method may throw a {@link RuntimeException} when the backend cannot answer (a
  * network store that is down). The guard turns a failed check into "maybe", a failed {@code add} into
- * distrust of every answer until a rebuild that started after the failure is live, and a failed build
- * into a retry; it never turns a failure into "absent".
+ * distrust of every answer until a rebuild that started after the failure is live (or until the guard
+ * adopts another instance's live filter and has added the failed key to it again with {@link #add}),
+ * and a failed build into a retry; it never turns a failure into "absent".
  *
  * <p>Threads: {@link #mightContain}, {@link #add}, {@link #countDelete}, {@link #live} and
  * {@link #image} from any thread; {@link #rebuild} and everything it returns from the guard's build

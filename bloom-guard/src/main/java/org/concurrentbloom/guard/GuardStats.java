@@ -179,8 +179,9 @@ public final class GuardStats {
   }
 
   /**
-   * True while an insert that could not be recorded is not yet covered by a rebuild that began after
-   * it: every check answers "maybe" meanwhile.
+   * True while an insert that could not be recorded is not yet covered, by a rebuild that began after
+   * it or by adopting another instance's rebuild after adding the failed keys to it: every check
+   * answers "maybe" meanwhile.
    */
   public boolean degraded() {
     return values.degraded;

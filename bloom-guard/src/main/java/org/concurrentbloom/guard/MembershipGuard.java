@@ -48,11 +48,15 @@ import org.concurrentbloom.internal.VisibleForTesting;
  * guard that starts while another instance's filter is live adopts that one instead.
  *
  * <p><b>Backend failures</b> (a shared backend that is unreachable) never become "absent". A check that
- * fails answers "maybe". An insert that cannot be recorded throws, and from then on this guard answers
- * "maybe" to every check (it is <em>degraded</em>) until a rebuild that began after the failure is
- * published: such a rebuild read the count of failed inserts after the failure was counted, so its
- * scan started after the failed key's commit and contains the key. A failed insert asks for that rebuild at
- * once; the loop retries it with backoff while the backend is down.
+ * fails answers "maybe". An insert that cannot be recorded throws, its key is kept (up to 10,000), and
+ * from then on this guard answers "maybe" to every check (it is <em>degraded</em>) until the failure is
+ * covered: either a rebuild that began after the failure is published (it read the count of failed
+ * inserts after the failure was counted, so its scan started after the failed key's commit and contains
+ * the key), or this guard adopts a filter another instance rebuilt and first adds every kept key to it,
+ * with the call {@code recordInsert} makes (an adoption that cannot, because a key was not kept, scans
+ * instead). A failed insert asks for a rebuild at once; the loop retries with backoff while builds fail
+ * and for as long as the guard is degraded. {@link BackendFailures} and docs/GUARD.md, "Faults", give
+ * the argument.
  *
  * <h2>Threads</h2>
  * {@link #mightExist}, {@link #check}, {@link #recordInsert} and {@link #recordDelete} may be called from
@@ -89,12 +93,12 @@ public final class MembershipGuard<K> implements AutoCloseable {
   private final GuardSnapshots<K> snapshots;
   private final StatsAssembler stats;
   private final GuardCounters counters;
-  private final BackendFailures failures;
+  private final BackendFailures<K> failures;
   /** Shared with the builds and the stats, which only read it; set once, by close(). */
   private final AtomicBoolean closed;
 
   private MembershipGuard(GuardConfig<K> config, GuardFilters<K> filters, RebuildLoop loop, GuardBuilds<K> builds,
-      GuardSnapshots<K> snapshots, StatsAssembler stats, GuardCounters counters, BackendFailures failures,
+      GuardSnapshots<K> snapshots, StatsAssembler stats, GuardCounters counters, BackendFailures<K> failures,
       AtomicBoolean closed) {
     this.config = config;
     this.filters = filters;
@@ -125,11 +129,11 @@ public final class MembershipGuard<K> implements AutoCloseable {
     GuardFilters<K> filters = backend != null ? backend.open(spec) : new LocalFilters<>(spec, dualWrite);
     AtomicBoolean closed = new AtomicBoolean();
     GuardCounters counters = new GuardCounters();
-    BackendFailures failures = new BackendFailures();
+    BackendFailures<K> failures = new BackendFailures<>();
     GuardSnapshots<K> snapshots = new GuardSnapshots<>(config, filters);
     GuardBuilds<K> builds = new GuardBuilds<>(config, filters, snapshots, failures, closed);
     RebuildLoop loop = new RebuildLoop(scheduler != null ? scheduler : GuardScheduler.singleThread(config.name()),
-        config.backoff(), config.rebuildInterval(), builds, LOG, config.name());
+        config.backoff(), config.rebuildInterval(), builds, failures::degraded, LOG, config.name());
     StatsAssembler stats = new StatsAssembler(config.fpp(), counters, filters, builds, loop, failures, snapshots,
         closed);
     MembershipGuard<K> guard = new MembershipGuard<>(config, filters, loop, builds, snapshots, stats, counters,
@@ -206,8 +210,10 @@ public final class MembershipGuard<K> implements AutoCloseable {
    * @throws NullPointerException if {@code key} is null
    * @throws RuntimeException if a shared backend could not record the key (bloom-redis throws its
    *     {@code RedisFilterException}). The key is then not recorded: this guard answers "maybe" to every
-   *     check until a rebuild that began after the failure is live, and asks for one at once; other
-   *     instances learn the key from that rebuild. The local backend never throws.
+   *     check (it is degraded) until a rebuild that began after the failure is live, or until it adopts
+   *     another instance's rebuild and has added the key to it; it asks for a rebuild at once, and
+   *     retries while degraded. Other instances learn the key from that rebuild or that add, and may
+   *     answer "absent" for it until then. The local backend never throws.
    */
   public void recordInsert(K key) {
     Objects.requireNonNull(key, "key");
@@ -218,7 +224,7 @@ public final class MembershipGuard<K> implements AutoCloseable {
     try {
       outgrown = filters.add(key);
     } catch (RuntimeException e) {
-      failures.insertFailed(); // first: from here on every check answers "maybe"
+      failures.insertFailed(key); // first: from here on every check answers "maybe"
       backendFailed("record an insert into", e);
       loop.request(RebuildLoop.Reason.FAILED_INSERT);
       throw e;

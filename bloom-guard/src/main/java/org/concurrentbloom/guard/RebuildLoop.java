@@ -7,6 +7,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Decides when a guard builds a filter, and runs each build on the guard's scheduler thread.
@@ -18,9 +19,11 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <p>Failures. A failed build completes its future exceptionally and schedules one retry after the
  * {@link Backoff} delay for the number of consecutive failures (never after a VirtualMachineError such
- * as OutOfMemoryError, which a retry would only repeat); a retry that finds a build has
- * succeeded meanwhile does nothing. Periodic rebuilds ({@code interval}) are scheduled after each
- * success; only the most recently scheduled one fires.
+ * as OutOfMemoryError, which a retry would only repeat); a retry that finds a build has succeeded
+ * meanwhile does nothing, unless the guard is still degraded (a failed insert no build covered yet):
+ * then it builds anyway, so that a success that did not cover the failure cannot leave the guard
+ * answering "maybe" for good. Periodic rebuilds ({@code interval}) are scheduled after each success;
+ * only the most recently scheduled one fires.
  *
  * <p>Threads: {@link #request} and {@link #close} from any thread; everything else runs on the
  * scheduler's thread, which {@link GuardScheduler} guarantees is one at a time. The state that thread
@@ -48,6 +51,8 @@ final class RebuildLoop {
   private final Backoff backoff;
   private final Duration interval;
   private final Build build;
+  /** True while the guard is degraded (BackendFailures): a retry must build even after a success. */
+  private final BooleanSupplier degraded;
   private final Logger log;
   private final String name;
 
@@ -68,11 +73,13 @@ final class RebuildLoop {
   volatile long consecutiveFailures;
   volatile String lastError;
 
-  RebuildLoop(GuardScheduler scheduler, Backoff backoff, Duration interval, Build build, Logger log, String name) {
+  RebuildLoop(GuardScheduler scheduler, Backoff backoff, Duration interval, Build build, BooleanSupplier degraded,
+      Logger log, String name) {
     this.scheduler = scheduler;
     this.backoff = backoff;
     this.interval = interval;
     this.build = build;
+    this.degraded = degraded;
     this.log = log;
     this.name = name;
   }
@@ -170,7 +177,7 @@ final class RebuildLoop {
     retryScheduled = true;
     schedule(() -> {
       retryScheduled = false;
-      if (consecutiveFailures > 0) {
+      if (consecutiveFailures > 0 || degraded.getAsBoolean()) {
         request(Reason.RETRY);
       }
     }, delay);

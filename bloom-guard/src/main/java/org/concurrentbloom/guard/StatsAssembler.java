@@ -18,13 +18,13 @@ final class StatsAssembler {
   private final GuardFilters<?> filters;
   private final GuardBuilds<?> builds;
   private final RebuildLoop loop;
-  private final BackendFailures failures;
+  private final BackendFailures<?> failures;
   private final GuardSnapshots<?> snapshots;
   /** The guard's closed flag, only read here. */
   private final AtomicBoolean closed;
 
   StatsAssembler(double targetFpp, GuardCounters counters, GuardFilters<?> filters, GuardBuilds<?> builds,
-      RebuildLoop loop, BackendFailures failures, GuardSnapshots<?> snapshots, AtomicBoolean closed) {
+      RebuildLoop loop, BackendFailures<?> failures, GuardSnapshots<?> snapshots, AtomicBoolean closed) {
     this.targetFpp = targetFpp;
     this.counters = counters;
     this.filters = filters;
