@@ -102,12 +102,14 @@ local function all_set(bits, from)
   return 1
 end
 
--- nil if every ARGV[from..to] is an integer bit offset in [0, m); else an error reply.
+-- nil if every ARGV[from..to] is an integer bit offset in [0, m); else an error reply. The client
+-- computes the offsets, so this guards against a bug, not foreign data: tonumber is enough (and the
+-- cheapest check, run k times per add).
 local function check_offsets(from, to, m)
   local limit = tonumber(m)
   for i = from, to do
-    local offset = strict_int(ARGV[i])
-    if not offset or offset >= limit then
+    local offset = tonumber(ARGV[i])
+    if not offset or offset < 0 or offset >= limit or offset % 1 ~= 0 then
       return redis.error_reply('BLOOMARG bit offset ' .. tostring(ARGV[i]) .. ' is outside [0, ' .. m .. ')')
     end
   end
