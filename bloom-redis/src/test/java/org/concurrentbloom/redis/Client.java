@@ -47,6 +47,26 @@ enum Client {
     return LettuceAdapters.of(connection);
   }
 
+  /**
+   * An adapter to the single server {@code node} that logs in as the ACL user {@code user} with
+   * {@code password}; what it opened is added to {@code opened}.
+   */
+  RedisClientAdapter open(RedisNode node, Duration timeout, String user, String password, List<AutoCloseable> opened) {
+    if (this == JEDIS) {
+      redis.clients.jedis.RedisClient jedis = node.client(timeout, user, password);
+      opened.add(jedis);
+      return RedisClientAdapter.jedis(jedis);
+    }
+    io.lettuce.core.RedisClient lettuce = io.lettuce.core.RedisClient.create(RedisURI.builder().withHost("127.0.0.1")
+        .withPort(node.port()).withTimeout(timeout).withAuthentication(user, password.toCharArray()).build());
+    StatefulRedisConnection<byte[], byte[]> connection = lettuce.connect(ByteArrayCodec.INSTANCE);
+    opened.add(() -> {
+      connection.close();
+      lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(5));
+    });
+    return LettuceAdapters.of(connection);
+  }
+
   /** An adapter to the cluster of {@code nodes}, seeded with all of them. */
   @SuppressWarnings("deprecation") // enableAllAdaptiveRefreshTriggers: every trigger, as wanted here
   RedisClientAdapter openCluster(RedisClusterExtension cluster, Duration timeout) {

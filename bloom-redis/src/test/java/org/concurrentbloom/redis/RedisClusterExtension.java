@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -17,6 +18,7 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A Redis Cluster of 3 masters and 3 replicas on loopback ports for a test class: six
@@ -118,6 +120,162 @@ final class RedisClusterExtension implements BeforeAllCallback, AfterAllCallback
   /** An adapter over a new cluster client of this kind, closed after the class. */
   RedisClientAdapter adapter(Client kind, Duration timeout) {
     return kind.openCluster(this, timeout);
+  }
+
+  /** The hash slot of {@code key}, as the cluster computes it (CLUSTER KEYSLOT on a live node). */
+  int slotOf(String key) {
+    for (RedisNode node : nodes) {
+      if (node.isAlive()) {
+        try (Jedis admin = node.admin()) {
+          return (int) admin.clusterKeySlot(key);
+        }
+      }
+    }
+    throw new AssertionError("no live node to ask for the slot of " + key);
+  }
+
+  /**
+   * One line of CLUSTER NODES: the node's id, port, flags ("myself,master", "slave", "master,fail", ...),
+   * its master's id ("-" for a master) and the slot ranges it serves ("0-5460", "5461").
+   */
+  record NodeEntry(String id, int port, String flags, String masterId, List<String> slots) {
+    static NodeEntry parse(String line) {
+      String[] f = line.trim().split(" ", -1);
+      String address = f[1];
+      int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1, address.indexOf('@')));
+      return new NodeEntry(f[0], port, f[2], f[3], List.of(f).subList(Math.min(8, f.length), f.length));
+    }
+
+    boolean myself() {
+      return flags.contains("myself");
+    }
+
+    boolean master() {
+      return flags.contains("master");
+    }
+
+    boolean owns(int slot) {
+      for (String range : slots) {
+        if (range.startsWith("[")) {
+          continue; // a slot being imported or migrated, not served
+        }
+        int dash = range.indexOf('-');
+        int low = Integer.parseInt(dash < 0 ? range : range.substring(0, dash));
+        int high = dash < 0 ? low : Integer.parseInt(range.substring(dash + 1));
+        if (low <= slot && slot <= high) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** The node's own line of its CLUSTER NODES, or null if it is not running or does not answer. */
+  private static NodeEntry self(RedisNode node) {
+    if (!node.isAlive()) {
+      return null;
+    }
+    try (Jedis admin = node.admin()) {
+      for (String line : admin.clusterNodes().split("\n", -1)) {
+        if (!line.isBlank()) {
+          NodeEntry entry = NodeEntry.parse(line);
+          if (entry.myself()) {
+            return entry;
+          }
+        }
+      }
+    } catch (JedisException e) {
+      return null; // frozen or just restarted: it says nothing about itself
+    }
+    return null;
+  }
+
+  /** The live node that, by its own account, is the master serving {@code slot}; null if none is now. */
+  RedisNode masterOfSlot(int slot) {
+    for (RedisNode node : nodes) {
+      NodeEntry entry = self(node);
+      if (entry != null && entry.master() && entry.owns(slot)) {
+        return node;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A live node that, by its own account, replicates {@code master} and whose link to it is up (INFO
+   * replication: master_link_status:up); null if there is none now.
+   */
+  RedisNode replicaOf(RedisNode master) {
+    NodeEntry m = self(master);
+    if (m == null) {
+      return null;
+    }
+    for (RedisNode node : nodes) {
+      NodeEntry entry = self(node);
+      if (entry != null && !entry.master() && entry.masterId().equals(m.id())) {
+        try (Jedis admin = node.admin()) {
+          if (admin.info("replication").contains("master_link_status:up")) {
+            return node;
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Waits until {@code master}'s replicas have acknowledged every write it has (each replica's offset in
+   * INFO replication equals master_repl_offset), so that what was written so far is on them.
+   */
+  void awaitReplicasCaughtUp(RedisNode master) throws InterruptedException {
+    awaitUntil("the replicas of the master on port " + master.port() + " have caught up", () -> {
+      try (Jedis admin = master.admin()) {
+        String info = admin.info("replication");
+        long offset = -1;
+        List<Long> replicaOffsets = new ArrayList<>();
+        for (String line : info.split("\r?\n", -1)) {
+          if (line.startsWith("master_repl_offset:")) {
+            offset = Long.parseLong(line.substring("master_repl_offset:".length()).trim());
+          } else if (line.startsWith("slave") && line.contains("offset=")) {
+            for (String field : line.substring(line.indexOf(':') + 1).split(",", -1)) {
+              if (field.startsWith("offset=")) {
+                replicaOffsets.add(Long.parseLong(field.substring("offset=".length())));
+              }
+            }
+          }
+        }
+        long expected = offset;
+        return !replicaOffsets.isEmpty() && replicaOffsets.stream().allMatch(o -> o == expected);
+      }
+    });
+  }
+
+  /**
+   * Waits until a live node other than {@code victim} serves {@code slot} by its own account and every
+   * live node reports cluster_state:ok (the failover is over), and returns that node.
+   */
+  RedisNode awaitPromotion(RedisNode victim, int slot) throws InterruptedException {
+    AtomicReference<RedisNode> promoted = new AtomicReference<>();
+    awaitUntil("a node other than port " + victim.port() + " serves slot " + slot + " and the cluster is ok", () -> {
+      RedisNode owner = masterOfSlot(slot);
+      if (owner == null || owner == victim) {
+        return false;
+      }
+      promoted.set(owner);
+      for (RedisNode node : nodes) {
+        if (node.isAlive()) {
+          try (Jedis admin = node.admin()) {
+            if (!admin.clusterInfo().contains("cluster_state:ok")) {
+              return false;
+            }
+          } catch (JedisException e) {
+            return false;
+          }
+        }
+      }
+      return true;
+    });
+    return promoted.get();
   }
 
   /** The live master that holds this (existing) key. */

@@ -180,6 +180,15 @@ final class RedisNode implements AutoCloseable {
         .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis((int) timeout.toMillis()).build()).build();
   }
 
+  /**
+   * A pooled client for this node that logs in as the ACL user {@code user} with {@code password}, with the
+   * given socket timeout. The caller closes it.
+   */
+  RedisClient client(Duration timeout, String user, String password) {
+    return RedisClient.builder().hostAndPort(hostAndPort()).clientConfig(DefaultJedisClientConfig.builder()
+        .timeoutMillis((int) timeout.toMillis()).user(user).password(password).build()).build();
+  }
+
   /** A single connection for administrative commands. The caller closes it. */
   Jedis admin() {
     return new Jedis(hostAndPort(), DefaultJedisClientConfig.builder().timeoutMillis(5_000).build());

@@ -63,6 +63,14 @@ final class RedisServerExtension implements BeforeAllCallback, AfterAllCallback 
     return kind.open(node, timeout, opened);
   }
 
+  /**
+   * An adapter over a new client of this kind that logs in as the ACL user {@code user}, with a 5-second
+   * timeout, closed after the class.
+   */
+  RedisClientAdapter adapter(Client kind, String user, String password) {
+    return kind.open(node, Duration.ofSeconds(5), user, password, opened);
+  }
+
   /** A new client with this socket timeout, closed after the class. */
   RedisClient client(Duration timeout) {
     RedisClient c = node.client(timeout);
