@@ -75,13 +75,21 @@ final class LettuceAdapter extends RedisClientAdapter {
     // connection itself, but a WAIT has no key; so a pipeline with WAIT picks each node's connection
     // here and sends both the writes and their WAIT through it.
     Map<String, RedisClusterAsyncCommands<byte[], byte[]>> nodes = new HashMap<>();
+    List<Object> results = send(commands, c -> cluster == null || !waits ? async
+        : nodes.computeIfAbsent(nodeOf(routingKey(c)), id -> cluster.getConnection(id).async()));
+    return cluster != null && waits ? followMoved(commands, results) : results;
+  }
+
+  private static byte[] routingKey(Command c) {
+    return c instanceof EvalSha e ? e.keys().get(0) : ((Wait) c).routingKey();
+  }
+
+  /** Sends every command through the connection {@code targets} picks for it; each reply or failure, in order. */
+  private List<Object> send(List<Command> commands,
+      java.util.function.Function<Command, RedisClusterAsyncCommands<byte[], byte[]>> targets) {
     List<RedisFuture<?>> futures = new ArrayList<>(commands.size());
     for (Command c : commands) {
-      byte[] routing = c instanceof EvalSha e ? e.keys().get(0) : ((Wait) c).routingKey();
-      RedisClusterAsyncCommands<byte[], byte[]> target = async;
-      if (cluster != null && waits) {
-        target = nodes.computeIfAbsent(nodeOf(routing), id -> cluster.getConnection(id).async());
-      }
+      RedisClusterAsyncCommands<byte[], byte[]> target = targets.apply(c);
       if (c instanceof EvalSha e) {
         futures.add(evalsha(target, e.sha(), e.keys(), e.args()));
       } else {
@@ -99,6 +107,55 @@ final class LettuceAdapter extends RedisClientAdapter {
       }
     }
     return results;
+  }
+
+  /**
+   * A pipeline sent through node connections does not follow redirects as the cluster connection does:
+   * after a failover the client's slot map may still name the old master, which answers MOVED with the
+   * new owner's address. The scripts that got MOVED did not run; they are sent again, once, to the node
+   * the reply names, with the WAIT of their routing key on the same connection, and their replies (and
+   * that WAIT's) replace the first ones. A second MOVED is left for the caller (ScriptCalls retries).
+   */
+  private List<Object> followMoved(List<Command> commands, List<Object> results) {
+    Map<String, String> movedTo = new HashMap<>(); // routing key -> "host:port" the MOVED reply names
+    for (int i = 0; i < commands.size(); i++) {
+      if (commands.get(i) instanceof EvalSha && results.get(i) instanceof RedisCallException e
+          && e.kind == RedisCallException.Kind.ERROR_REPLY && String.valueOf(e.getMessage()).startsWith("MOVED ")) {
+        String[] parts = e.getMessage().split(" ", -1);
+        if (parts.length == 3) {
+          movedTo.put(RedisCodec.text(routingKey(commands.get(i))), parts[2]);
+        }
+      }
+    }
+    if (movedTo.isEmpty()) {
+      return results;
+    }
+    List<Integer> again = new ArrayList<>();
+    for (int i = 0; i < commands.size(); i++) {
+      String key = RedisCodec.text(routingKey(commands.get(i)));
+      boolean moved = commands.get(i) instanceof EvalSha ? results.get(i) instanceof RedisCallException
+          && movedTo.containsKey(key) : movedTo.containsKey(key);
+      if (moved) {
+        again.add(i);
+      }
+    }
+    Map<String, RedisClusterAsyncCommands<byte[], byte[]>> nodes = new HashMap<>();
+    List<Command> resend = again.stream().map(commands::get).toList();
+    List<Object> redirected;
+    try {
+      redirected = send(resend, c -> nodes.computeIfAbsent(movedTo.get(RedisCodec.text(routingKey(c))), address -> {
+        int colon = address.lastIndexOf(':');
+        return cluster.getConnection(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)))
+            .async();
+      }));
+    } catch (RuntimeException e) {
+      return results; // the named node is unreachable too: report the MOVED replies, the caller retries
+    }
+    List<Object> merged = new ArrayList<>(results);
+    for (int j = 0; j < again.size(); j++) {
+      merged.set(again.get(j), redirected.get(j));
+    }
+    return merged;
   }
 
   private String nodeOf(byte[] key) {

@@ -60,6 +60,8 @@ class RedisLossEvictionTest {
         RedisExpiringBloomFilter<CharSequence> expiring = RedisExpiringBloomFilter.<CharSequence>builder(redis,
                 name + ":expiring", Funnels.stringFunnel())
             .window(Duration.ofMinutes(2)).expectedInsertionsPerWindow(10_000).build();
+        // What a filter learns of the policy when opened (and warns of, for allkeys-*).
+        Assertions.assertThat(EvictionPolicy.check(redis, FilterKeys.meta(name + ":standard", 0), name)).isEqualTo(policy);
         List<String> added = keys("key-", ADDS);
         standard.addAll(added); // returns normally: the memory is not full yet
         // The expiring filter has no batch add: one round trip each, from a few threads at once.

@@ -51,17 +51,16 @@ class RedisLossForeignFieldsTest {
   }
 
   /**
-   * Where the expiring filter {@code f} keeps the number of new adds into the slot that adds go to now.
-   * Today that is a string key of its own per slot, {@code NAME:{NAME:exp}:c<slot>} (exp.lua,
-   * ExpiringKeys). This is the one place to change when the layout does: if the counts move into the
-   * metadata hash, return {@code new Stored(ExpiringKeys.meta(f.name()), <the slot's field>)}. The filters
-   * here are a few milliseconds old with one-hour slots, so "now" is slot 0 and no add has gone further.
+   * Where the expiring filter {@code f} keeps the number of new adds into the slot that adds go to now:
+   * the metadata's directory, field {@code c<p>} of ring position p = slot mod G (before issue 22's fix,
+   * a string key of its own per slot, {@code NAME:{NAME:exp}:c<slot>}). The filters here are a few
+   * milliseconds old with one-hour slots, so "now" is slot 0 and no add has gone further.
    */
   private static Stored currentSlotCounter(Jedis redis, RedisExpiringBloomFilter<?> f) {
     List<String> time = redis.time();
     long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
     long slot = (now - f.originMillis()) / f.generationSpan().toMillis();
-    return new Stored(ExpiringKeys.counter(f.name(), slot), null);
+    return new Stored(ExpiringKeys.meta(f.name()), "c" + (slot % f.generationCount()));
   }
 
   @ParameterizedTest
