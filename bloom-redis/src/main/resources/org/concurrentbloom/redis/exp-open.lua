@@ -86,4 +86,13 @@ end
 if not strict_int(s[11]) then
   return bad_field(meta, 'origin', s[11], 'a time in ms')
 end
+-- Attaching: the filter must be whole. Every generation of the window the directory lists must be
+-- there, or the items added in its slot are lost: refused, naming it, rather than attached to (and no
+-- generation is ever made again in its place). The checks below read the stored id, origin and strategy.
+ARGV[2], ARGV[9], ARGV[10] = s[3], s[10], s[11]
+local ctx
+ctx, err = exp_context(meta)
+if err then return err end
+err = exp_check_window(ctx)
+if err then return err end
 return {0, stored[1], stored[2], s[11], s[10], s[3]}

@@ -96,6 +96,28 @@ class RedisExpiringForeignDataTest {
 
   @ParameterizedTest
   @EnumSource(Client.class)
+  void aListedGenerationThatIsGoneIsLostForEveryCallAndRefusedByBuild(Client client) {
+    use(client);
+    ManualClock clock = ManualClock.farFromNow(redis, name);
+    RedisExpiringBloomFilter<CharSequence> f = clock.on(builder()).build();
+    f.add("alice");
+    String slot0 = ExpiringKeys.generation(name, 0);
+    redis.del(slot0); // as an allkeys-* eviction or a DEL would
+    assertThatThrownBy(() -> f.mightContain("alice")).isInstanceOf(RedisFilterLostException.class)
+        .hasMessageContaining(slot0).hasMessageContaining("records it as written");
+    assertThatThrownBy(() -> f.add("bob")).isInstanceOf(RedisFilterLostException.class);
+    assertThatThrownBy(f::count).isInstanceOf(RedisFilterLostException.class);
+    assertThatThrownBy(() -> clock.on(builder()).build()).as("build() never attaches to a filter with a hole")
+        .isInstanceOf(RedisFilterLostException.class).hasMessageContaining(slot0);
+    assertThat(redis.exists(slot0)).as("nothing filled in").isFalse();
+    // Once slot 0 is out of the window, its loss no longer matters: the filter answers again.
+    clock.advance(f.maxRetention().toMillis());
+    assertThat(f.mightContain("alice")).isFalse();
+    assertThat(f.add("carol")).isTrue();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Client.class)
   void deletedMetadataIsReportedNotAnsweredAsAbsent(Client client) {
     RedisExpiringBloomFilter<CharSequence> f = use(client).build();
     f.add("alice");
