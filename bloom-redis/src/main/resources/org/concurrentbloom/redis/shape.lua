@@ -129,30 +129,45 @@ local function shape_error(meta, stored)
 end
 
 -- check_filter returns an error reply unless the partition is the one the client opened: its metadata
--- holds the client's filter id (ARGV[6]) and shape, an integer count, and its bit string is intact.
--- Callers check it before writing anything. The id is what makes a client notice that the filter it
--- opened is gone: a filter deleted (or evicted, or lost in a restart without persistence) and created
--- again has a new id, so an old client gets BLOOMLOST instead of answering "absent" from empty bits.
--- Returns the count on success.
-local function check_filter(bits, meta)
-  local err = check_meta_type(meta)
-  if err then return nil, err end
-  local stored = redis.call('HMGET', meta, 'version', 'strategy', 'm', 'k', 'partitions', 'id', 'count')
-  if not stored[1] then
+-- holds the client's filter id (ARGV[6]) and shape and its bit string is intact; with want_count, also
+-- an integer count, returned on success (a query does not read it). Callers check it before writing
+-- anything. The id is what makes a client notice that the filter it opened is gone: a filter deleted
+-- (or evicted, or lost in a restart without persistence) and created again has a new id, so an old
+-- client gets BLOOMLOST instead of answering "absent" from empty bits.
+local function check_filter(bits, meta, want_count)
+  local t = key_type(meta)
+  if t == 'none' then
     return nil, redis.error_reply('BLOOMLOST no filter metadata at ' .. meta .. ': the filter this client opened'
         .. ' (id ' .. ARGV[6] .. ') is gone (deleted, evicted, or Redis restarted without its data); its items are'
         .. ' lost: build it again from the source of truth')
+  end
+  if t ~= 'hash' then
+    return nil, redis.error_reply('BLOOMFOREIGN ' .. meta .. ' holds a ' .. t
+        .. ', not a filter\'s metadata hash: it was not made by this library; delete it or choose another name')
+  end
+  local stored
+  if want_count then
+    stored = redis.call('HMGET', meta, 'version', 'strategy', 'm', 'k', 'partitions', 'id', 'count')
+  else
+    stored = redis.call('HMGET', meta, 'version', 'strategy', 'm', 'k', 'partitions', 'id')
+  end
+  if not stored[1] then
+    return nil, redis.error_reply('BLOOMFOREIGN ' .. meta .. ' is a hash without this library\'s fields'
+        .. ' (no version): it was not made by this library; delete it or choose another name')
   end
   if (stored[6] or '') ~= ARGV[6] then
     return nil, redis.error_reply('BLOOMLOST ' .. meta .. ' holds filter id ' .. tostring(stored[6])
         .. ', not the id ' .. ARGV[6] .. ' this client opened: the filter was deleted (or lost) and created again,'
         .. ' and the items added before are not in it; open it again, and rebuild it from the source of truth')
   end
-  err = shape_error(meta, stored)
+  local err = shape_error(meta, stored)
   if err then return nil, err end
-  local count = strict_int(stored[7])
-  if not count then
-    return nil, bad_field(meta, 'count', stored[7], 'a decimal integer count in [0, 2^53)')
+  local count = 0
+  if want_count then
+    count = strict_int(stored[7])
+    if not count then
+      return nil, bad_field(meta, 'count', stored[7], 'a decimal integer count in [0, 2^53)')
+    end
   end
   err = check_bits(bits, meta, ARGV[3])
   if err then return nil, err end
