@@ -184,17 +184,6 @@ class DegradedAdoptionTest {
     return retry;
   }
 
-  /** How many of 200 never-inserted keys {@code guard} answers "absent" for. */
-  private static int absentOf200(MembershipGuard<String> guard) {
-    int absent = 0;
-    for (int i = 0; i < 200; i++) {
-      if (!guard.mightExist("never-inserted-" + i)) {
-        absent++;
-      }
-    }
-    return absent;
-  }
-
   @Test
   void adoptingAnotherInstancesRebuildReplaysTheFailedInsertAndEndsTheDegradation() throws Exception {
     TableSource table = TableSource.of("key-", 1_000);
@@ -214,7 +203,7 @@ class DegradedAdoptionTest {
       assertThat(store.liveFilter().mightContain("late")).as("replayed into the shared filter").isTrue();
       assertThat(b.guard.mightExist("late")).isTrue();
       assertThat(a.guard.mightExist("late")).as("the replay reached the other instance too").isTrue();
-      assertThat(absentOf200(b.guard)).as("never-inserted keys b answers absent").isEqualTo(200);
+      assertThat(NeverInserted.absentOf(b.guard, 200)).as("never-inserted keys b answers absent").isEqualTo(200);
       assertThat(table.keys()).as("rows b answers absent for").filteredOn(k -> !b.guard.mightExist(k)).isEmpty();
 
       // The retry of the rebuild that failed during the outage finds nothing to do.
@@ -241,7 +230,7 @@ class DegradedAdoptionTest {
       assertThat(s.consecutiveFailures()).as("the adopting build failed").isEqualTo(2);
       assertThat(s.lastError()).contains("adds failing");
       assertThat(b.guard.mightExist("late")).as("never absent meanwhile").isTrue();
-      assertThat(absentOf200(b.guard)).as("every check is maybe while degraded").isZero();
+      assertThat(NeverInserted.absentOf(b.guard, 200)).as("every check is maybe while degraded").isZero();
 
       b.connection.addsFail = false;
       b.scheduler.fire(retry); // the one retry pending; it repeats the adopting build
@@ -253,7 +242,7 @@ class DegradedAdoptionTest {
       assertThat(table.scanAllCalls.get()).as("b adopted, it did not scan").isEqualTo(2);
       assertThat(b.guard.mightExist("late")).isTrue();
       assertThat(a.guard.mightExist("late")).isTrue();
-      assertThat(absentOf200(b.guard)).isEqualTo(200);
+      assertThat(NeverInserted.absentOf(b.guard, 200)).isEqualTo(200);
     }
   }
 
@@ -290,7 +279,7 @@ class DegradedAdoptionTest {
       for (String key : late) {
         assertThat(b.guard.mightExist(key)).as(key).isTrue();
       }
-      assertThat(absentOf200(b.guard)).isEqualTo(200);
+      assertThat(NeverInserted.absentOf(b.guard, 200)).isEqualTo(200);
     }
   }
 }

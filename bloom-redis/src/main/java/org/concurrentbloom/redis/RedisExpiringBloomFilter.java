@@ -171,14 +171,7 @@ public final class RedisExpiringBloomFilter<T> extends RedisFilterFigures<T> {
      * @throws IllegalArgumentException if {@code replicas < 1} or the timeout is not positive
      */
     public Builder<T> waitForReplicas(int replicas, Duration timeout) {
-      Objects.requireNonNull(timeout, "timeout");
-      if (replicas < 1) {
-        throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
-      }
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
-      }
-      this.replication = new ScriptCalls.Replication(replicas, timeout.toMillis());
+      this.replication = ScriptCalls.Replication.of(replicas, timeout);
       return this;
     }
 
@@ -210,7 +203,8 @@ public final class RedisExpiringBloomFilter<T> extends RedisFilterFigures<T> {
      * and hash strategy 4, or attaches to the filter if it exists with the same shape (m, k, G, s, W,
      * layout version; either strategy, 4 or the older filters' 1). {@link RedisExpiringBloomFilter#created()}
      * tells which; n and p are then the stored ones. A filter of the older layout (version 1: generation
-     * keys with expiries) is upgraded in place, keeping its bits. One round trip.
+     * keys with expiries) is upgraded in place, keeping its bits. One round trip, and one more to read
+     * the node's eviction policy (a warning is logged for an {@code allkeys-*} one).
      *
      * @throws IllegalStateException if {@code window} or {@code expectedInsertionsPerWindow} was not set
      *     (the message names it)
@@ -218,6 +212,8 @@ public final class RedisExpiringBloomFilter<T> extends RedisFilterFigures<T> {
      * @throws RedisFilterMismatchException if the filter exists with another shape, or the metadata key
      *     holds data this library did not write (the message names the key, and the field); nothing was
      *     written
+     * @throws RedisFilterLostException if the filter exists but a generation of its window that the
+     *     metadata lists is gone: nothing is filled in; delete it ({@link #delete()}) and build it again
      * @throws RedisFilterException if Redis fails
      */
     public RedisExpiringBloomFilter<T> build() {

@@ -99,13 +99,7 @@ abstract sealed class RedisFilterSettings<T> permits RedisBloomFilter.Builder {
    * @throws IllegalArgumentException if {@code replicas < 1} or the timeout is not positive
    */
   public RedisBloomFilter.Builder<T> waitForReplicas(int replicas, Duration timeout) {
-    if (replicas < 1) {
-      throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
-    }
-    if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("timeout must be positive, was " + timeout);
-    }
-    this.replication = new ScriptCalls.Replication(replicas, timeout.toMillis());
+    this.replication = ScriptCalls.Replication.of(replicas, timeout);
     return self();
   }
 }

@@ -1,5 +1,6 @@
 package org.concurrentbloom.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -173,15 +174,8 @@ public final class RedisNativeBloomFilter<T> {
      *
      * @throws IllegalArgumentException if {@code replicas < 1} or the timeout is not positive
      */
-    public Builder<T> waitForReplicas(int replicas, java.time.Duration timeout) {
-      Objects.requireNonNull(timeout, "timeout");
-      if (replicas < 1) {
-        throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
-      }
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
-      }
-      this.replication = new ScriptCalls.Replication(replicas, timeout.toMillis());
+    public Builder<T> waitForReplicas(int replicas, Duration timeout) {
+      this.replication = ScriptCalls.Replication.of(replicas, timeout);
       return this;
     }
 

@@ -1,9 +1,11 @@
 package org.concurrentbloom.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -40,7 +42,24 @@ final class ScriptCalls {
    * Redis acknowledges a write before replicating it; a WAIT in the same pipeline, on the connection
    * that wrote, makes an acknowledged add one that is on that many replicas and survives a failover.
    */
-  record Replication(int replicas, long timeoutMillis) {}
+  record Replication(int replicas, long timeoutMillis) {
+    /**
+     * The setting of a builder's {@code waitForReplicas(replicas, timeout)}, checked.
+     *
+     * @throws IllegalArgumentException if {@code replicas < 1} or the timeout is not positive (the message
+     *     names the value)
+     */
+    static Replication of(int replicas, Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (replicas < 1) {
+        throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
+      }
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+      }
+      return new Replication(replicas, timeout.toMillis());
+    }
+  }
 
   private final RedisClientAdapter redis;
 

@@ -20,6 +20,7 @@ import org.concurrentbloom.guard.GuardStats;
 import org.concurrentbloom.guard.KeySource;
 import org.concurrentbloom.guard.Latches;
 import org.concurrentbloom.guard.MembershipGuard;
+import org.concurrentbloom.guard.NeverInserted;
 import org.concurrentbloom.guard.ScanResult;
 import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.AfterEach;
@@ -165,8 +166,8 @@ class GuardRecoveryTest {
       assertThat(missing(b, table)).as("rows B answers absent for").isEmpty();
       // p = 1e-6: each of the 200 is a false positive with odds of one in a million, so all but a stray
       // few must be filtered; a degraded B filters none.
-      assertThat(absentOf200(b)).as("never-inserted keys B answers absent").isGreaterThanOrEqualTo(198);
-      assertThat(absentOf200(a)).as("never-inserted keys A answers absent").isGreaterThanOrEqualTo(198);
+      assertThat(NeverInserted.absentOf(b, 200)).as("never-inserted keys B answers absent").isGreaterThanOrEqualTo(198);
+      assertThat(NeverInserted.absentOf(a, 200)).as("never-inserted keys A answers absent").isGreaterThanOrEqualTo(198);
     }
   }
 
@@ -190,16 +191,5 @@ class GuardRecoveryTest {
       }
     }
     return missing;
-  }
-
-  /** How many of 200 never-inserted keys {@code guard} answers "absent" for. */
-  private static int absentOf200(MembershipGuard<String> guard) {
-    int absent = 0;
-    for (int i = 0; i < 200; i++) {
-      if (!guard.mightExist("never-inserted-" + i)) {
-        absent++;
-      }
-    }
-    return absent;
   }
 }

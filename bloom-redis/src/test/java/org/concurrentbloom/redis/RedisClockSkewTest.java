@@ -2,17 +2,13 @@ package org.concurrentbloom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.concurrentbloom.Funnels;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.UnifiedJedis;
@@ -34,18 +30,7 @@ class RedisClockSkewTest {
   }
 
   private static String faketime() {
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator, -1)) {
-      Path candidate = Path.of(dir, "faketime");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    String why = "faketime is not installed (apt-get install faketime); this test runs instances on skewed clocks";
-    if (System.getenv("CI") != null) {
-      Assertions.fail("CI is set and " + why);
-    }
-    Assumptions.abort(why);
-    throw new AssertionError("unreachable");
+    return RedisNode.requireBinary("faketime", "this test runs application instances on skewed clocks");
   }
 
   /** Runs a child instance with its clock moved by {@code offset} ("+300s"); returns its output lines. */

@@ -45,17 +45,25 @@ final class RedisNode implements AutoCloseable {
    * so its absence is a broken build), otherwise the calling test class is skipped with the reason.
    */
   static String requireServerBinary() {
+    return requireBinary("redis-server", "the Redis tests need a real server");
+  }
+
+  /**
+   * The binary {@code name} from the PATH, a Debian package of the same name. Missing: a failure when CI
+   * is set, otherwise the calling test is skipped, saying {@code why} it is needed.
+   */
+  static String requireBinary(String name, String why) {
     for (String dirName : System.getenv().getOrDefault("PATH", "/usr/bin").split(java.io.File.pathSeparator, -1)) {
-      Path candidate = Path.of(dirName, "redis-server");
+      Path candidate = Path.of(dirName, name);
       if (Files.isExecutable(candidate)) {
         return candidate.toString();
       }
     }
-    String why = "redis-server is not installed (apt-get install redis-server); the Redis tests need a real server";
+    String missing = name + " is not installed (apt-get install " + name + "); " + why;
     if (System.getenv("CI") != null) {
-      Assertions.fail("CI is set and " + why);
+      Assertions.fail("CI is set and " + missing);
     }
-    Assumptions.abort(why);
+    Assumptions.abort(missing);
     throw new AssertionError("unreachable");
   }
 
