@@ -631,8 +631,8 @@ final class SpecReader {
       throw new Rejected("type");
     }
     // Types 1 and 4 take strategy 1 or 4, type 2 takes 2 or 5, type 3 takes 3.
-    boolean admitted = type == 1 || type == 4 ? strategy == 1 || strategy == 4
-        : type == 2 ? strategy == 2 || strategy == 5
+    boolean admitted = (type == 1 || type == 4) ? (strategy == 1 || strategy == 4)
+        : type == 2 ? (strategy == 2 || strategy == 5)
         : strategy == 3;
     if (!admitted) {
       throw new Rejected("strategy");

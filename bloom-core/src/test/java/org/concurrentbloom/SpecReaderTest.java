@@ -32,7 +32,7 @@ class SpecReaderTest {
   record Key(Object value, byte[] bytes) {
     /** The key's bytes under a strategy: a string is UTF-16LE under 4 and 5; other keys keep their bytes. */
     byte[] bytesFor(int strategy) {
-      return value instanceof CharSequence ? SpecReader.stringBytes((CharSequence) value, strategy) : bytes;
+      return value instanceof CharSequence cs ? SpecReader.stringBytes(cs, strategy) : bytes;
     }
   }
 
@@ -1031,7 +1031,7 @@ class SpecReaderTest {
 
   /** The spec's key bytes of a worked-example key under strategies 4 and 5. */
   private static byte[] xxh3KeyBytes(Object key) {
-    return key instanceof Long ? SpecReader.longBytes((Long) key) : SpecReader.utf16le((String) key);
+    return key instanceof Long l ? SpecReader.longBytes(l) : SpecReader.utf16le((String) key);
   }
 
   /** A strategy 4 or 5 filter of this layout holding only {@code key}. */
@@ -1052,7 +1052,7 @@ class SpecReaderTest {
       assertThat(HEX.formatHex(bytes)).isEqualTo(XXH3_KEY_BYTES[i]);
       assertThat(SpecReader.xxh3(bytes)).as("h1 of %s", key).isEqualTo(XXH3_H1[i]);
       assertThat(SpecReader.splitMix64(XXH3_H1[i])).as("h2 of %s", key).isEqualTo(XXH3_H2[i]);
-      long libH1 = key instanceof Long ? Xxh3Keys.of((Long) key, Funnels.longFunnel())
+      long libH1 = key instanceof Long l ? Xxh3Keys.of(l, Funnels.longFunnel())
           : Xxh3Keys.of((String) key, Funnels.stringFunnel());
       assertThat(libH1).isEqualTo(XXH3_H1[i]);
       assertThat(Xxh3Keys.second(libH1)).isEqualTo(XXH3_H2[i]);
@@ -1168,9 +1168,9 @@ class SpecReaderTest {
         f.add(s);
       }
       Object read = SpecReader.readFile(bytes(f));
-      java.util.function.Predicate<byte[]> spec = read instanceof SpecReader.Record
-          ? ((SpecReader.Record) read)::mightContain : ((SpecReader.Scalable) read)::mightContain;
-      int strategy = read instanceof SpecReader.Record ? ((SpecReader.Record) read).strategy()
+      java.util.function.Predicate<byte[]> spec = read instanceof SpecReader.Record record
+          ? record::mightContain : ((SpecReader.Scalable) read)::mightContain;
+      int strategy = read instanceof SpecReader.Record record ? record.strategy()
           : ((SpecReader.Scalable) read).strategy();
       assertThat(strategy).isIn(4, 5);
       for (String s : added) {
