@@ -1,5 +1,7 @@
 package org.concurrentbloom.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import static org.concurrentbloom.redis.TestKeys.keys;
 
 import java.time.Duration;
@@ -7,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.assertj.core.api.Assertions;
-import org.assertj.core.api.SoftAssertions;
 import org.concurrentbloom.ConcurrentRun;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,7 +45,7 @@ class RedisLossEvictionTest {
   void anotherApplicationsCacheMakesNoAddedKeyAnswerFalse(Client client) throws InterruptedException {
     RedisClientAdapter redis = SERVER.adapter(client);
     List<String> report = new ArrayList<>();
-    SoftAssertions soft = new SoftAssertions();
+    Checks soft = new Checks();
     try (Jedis admin = SERVER.node().admin()) {
       for (String policy : POLICIES) {
         admin.flushAll();
@@ -82,8 +83,8 @@ class RedisLossEvictionTest {
         String row = String.format(Locale.ROOT, "%s [%s]: evicted_keys=%,d, cache SETs refused=%,d;"
             + " standard filter: %s; expiring filter: %s", policy, client, evicted, refused, fromStandard, fromExpiring);
         report.add(row);
-        soft.assertThat(fromStandard.falseAnswers()).as("standard filter answered false under " + row).isZero();
-        soft.assertThat(fromExpiring.falseAnswers()).as("expiring filter answered false under " + row).isZero();
+        soft.check(() -> assertThat(fromStandard.falseAnswers()).as("standard filter answered false under " + row).isZero());
+        soft.check(() -> assertThat(fromExpiring.falseAnswers()).as("expiring filter answered false under " + row).isZero());
       }
       admin.flushAll();
     }

@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
-import org.assertj.core.api.SoftAssertions;
 import org.concurrentbloom.ConcurrentRun;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.MethodOrderer;
@@ -201,21 +200,21 @@ class RedisLossFailoverTest {
         answers, String.join("\n    ", byFrequency(messages)));
     System.out.println("RedisLossFailoverTest (a) " + report);
 
-    SoftAssertions soft = new SoftAssertions();
+    Checks soft = new Checks();
     for (String message : messages.keySet()) {
-      soft.assertThat(message).as("exception type: " + report).startsWith("RedisFilter");
+      soft.check(() -> assertThat(message).as("exception type: " + report).startsWith("RedisFilter"));
       for (String internal : CLIENT_INTERNAL_TEXT) {
-        soft.assertThat(message).as("a client's internal text in a filter's exception: " + report)
-            .doesNotContain(internal);
+        soft.check(() -> assertThat(message).as("a client's internal text in a filter's exception: " + report)
+            .doesNotContain(internal));
       }
     }
     // A shortfall while the promoted master has no replica in sync yet (until the old master is back and
     // has resynced) is the right answer, not a failure of the failover: the add is on the master only.
-    soft.assertThat(failed - shortfalls).as("adds that threw other than for a replica shortfall, at most 1%% of %d: %s",
-        total, report).isLessThan(total / 100);
-    soft.assertThat(redirects).as("adds that threw for a MOVED redirect, which the client must follow: " + report)
-        .isZero();
-    soft.assertThat(answers.falseAnswers()).as("returned adds answered false: " + report).isZero();
+    soft.check(() -> assertThat(failed - shortfalls).as("adds that threw other than for a replica shortfall, at most 1%% of %d: %s",
+        total, report).isLessThan(total / 100));
+    soft.check(() -> assertThat(redirects).as("adds that threw for a MOVED redirect, which the client must follow: " + report)
+        .isZero());
+    soft.check(() -> assertThat(answers.falseAnswers()).as("returned adds answered false: " + report).isZero());
     soft.assertAll();
   }
 
@@ -287,9 +286,9 @@ class RedisLossFailoverTest {
         duringPause.size(), threw.sum(), TimeUnit.NANOSECONDS.toMillis(promotedAt - killedAt), before, during);
     System.out.println("RedisLossFailoverTest (b) " + report);
 
-    SoftAssertions soft = new SoftAssertions();
-    soft.assertThat(before.falseAnswers()).as("adds before the pause answered false: " + report).isZero();
-    soft.assertThat(during.falseAnswers()).as("adds during the pause answered false: " + report).isZero();
+    Checks soft = new Checks();
+    soft.check(() -> assertThat(before.falseAnswers()).as("adds before the pause answered false: " + report).isZero());
+    soft.check(() -> assertThat(during.falseAnswers()).as("adds during the pause answered false: " + report).isZero());
     soft.assertAll();
   }
 

@@ -1,10 +1,11 @@
 package org.concurrentbloom.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import org.assertj.core.api.SoftAssertions;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,7 +68,7 @@ class RedisLossForeignFieldsTest {
   @EnumSource(Client.class)
   void numericJunkInAnExpiringFiltersCounterIsRefusedWithNothingWritten(Client client) {
     RedisClientAdapter redis = SERVER.adapter(client);
-    SoftAssertions soft = new SoftAssertions();
+    Checks soft = new Checks();
     List<String> report = new ArrayList<>();
     try (Jedis admin = SERVER.node().admin()) {
       for (int i = 0; i < COUNTER_JUNK.size(); i++) {
@@ -91,7 +92,7 @@ class RedisLossForeignFieldsTest {
   @EnumSource(Client.class)
   void junkInAStandardFiltersCountIsRefusedWithNothingWritten(Client client) {
     RedisClientAdapter redis = SERVER.adapter(client);
-    SoftAssertions soft = new SoftAssertions();
+    Checks soft = new Checks();
     List<String> report = new ArrayList<>();
     try (Jedis admin = SERVER.node().admin()) {
       for (int i = 0; i < COUNT_JUNK.size(); i++) {
@@ -116,7 +117,7 @@ class RedisLossForeignFieldsTest {
   @ParameterizedTest
   @EnumSource(Client.class)
   void anAclUserWithoutPexpireatEitherAddsOrWritesNothing(Client client) {
-    SoftAssertions soft = new SoftAssertions();
+    Checks soft = new Checks();
     List<String> report = new ArrayList<>();
     try (Jedis admin = SERVER.node().admin()) {
       admin.aclSetUser("app", "on", ">" + PASSWORD, "~*", "&*", "+@all", "-pexpireat");
@@ -136,11 +137,12 @@ class RedisLossForeignFieldsTest {
         String row = item + ": add " + outcome(thrown) + "; BITCOUNT " + before.setBits() + " -> " + after.setBits()
             + "; changed: " + after.changedSince(before);
         report.add(row);
-        if (thrown == null) {
-          soft.assertThat(f.mightContain(item)).as("an add that returned is found: " + row).isTrue();
+        RuntimeException refused = thrown;
+        if (refused == null) {
+          soft.check(() -> assertThat(f.mightContain(item)).as("an add that returned is found: " + row).isTrue());
         } else {
-          soft.assertThat(thrown).as(row).isInstanceOf(RedisFilterException.class);
-          soft.assertThat(after.changedSince(before)).as("a refused add wrote nothing: " + row).isEmpty();
+          soft.check(() -> assertThat(refused).as(row).isInstanceOf(RedisFilterException.class));
+          soft.check(() -> assertThat(after.changedSince(before)).as("a refused add wrote nothing: " + row).isEmpty());
         }
       }
     }
@@ -152,7 +154,7 @@ class RedisLossForeignFieldsTest {
   @ParameterizedTest
   @EnumSource(Client.class)
   void anAclUserWithoutSetbitIsRefusedWithNothingWritten(Client client) {
-    SoftAssertions soft = new SoftAssertions();
+    Checks soft = new Checks();
     try (Jedis admin = SERVER.node().admin()) {
       admin.aclSetUser("app-nosetbit", "on", ">" + PASSWORD, "~*", "&*", "+@all", "-setbit");
       String name = "loss:acl:standard:" + client;
@@ -172,9 +174,10 @@ class RedisLossForeignFieldsTest {
       String row = "add " + outcome(thrown) + "; BITCOUNT " + before.setBits() + " -> " + after.setBits()
           + "; changed: " + after.changedSince(before);
       System.out.println("RedisLossForeignFieldsTest ACL -setbit " + client + ": " + row);
-      soft.assertThat(thrown).as(row).isInstanceOf(RedisFilterException.class);
-      soft.assertThat(after.changedSince(before)).as("a refused add wrote nothing: " + row).isEmpty();
-      soft.assertThat(owner.mightContain("new-item")).as("the refused item is not found: " + row).isFalse();
+      RuntimeException refused = thrown;
+      soft.check(() -> assertThat(refused).as(row).isInstanceOf(RedisFilterException.class));
+      soft.check(() -> assertThat(after.changedSince(before)).as("a refused add wrote nothing: " + row).isEmpty());
+      soft.check(() -> assertThat(owner.mightContain("new-item")).as("the refused item is not found: " + row).isFalse());
     }
     soft.assertAll();
   }
@@ -184,7 +187,7 @@ class RedisLossForeignFieldsTest {
    * as foreign data naming the key, the field and the value, that nothing under the filter's name changed,
    * and that the item then answers false or throws. Returns the case's line for the report.
    */
-  private static String expectRefusal(Jedis admin, SoftAssertions soft, String name, Stored where, String value,
+  private static String expectRefusal(Jedis admin, Checks soft, String name, Stored where, String value,
       Runnable add, BooleanSupplier query) {
     KeyContents before = KeyContents.of(admin, name + ":");
     RuntimeException thrown = null;
@@ -200,18 +203,21 @@ class RedisLossForeignFieldsTest {
     } catch (RedisFilterException e) {
       found = "threw";
     }
-    String row = where + " = \"" + value + "\": add " + outcome(thrown) + "; BITCOUNT " + before.setBits() + " -> "
-        + after.setBits() + "; changed: " + after.changedSince(before) + "; the item then answered " + found;
-    soft.assertThat(thrown).as(row).isInstanceOf(RedisFilterMismatchException.class);
-    if (thrown != null) {
-      soft.assertThat(thrown.getMessage()).as("the refusal names the key: " + row).contains(where.key());
+    String answered = found;
+    RuntimeException refused = thrown;
+    String row = where + " = \"" + value + "\": add " + outcome(refused) + "; BITCOUNT " + before.setBits() + " -> "
+        + after.setBits() + "; changed: " + after.changedSince(before) + "; the item then answered " + answered;
+    soft.check(() -> assertThat(refused).as(row).isInstanceOf(RedisFilterMismatchException.class));
+    if (refused != null) {
+      soft.check(() -> assertThat(refused.getMessage()).as("the refusal names the key: " + row).contains(where.key()));
       if (where.field() != null) {
-        soft.assertThat(thrown.getMessage()).as("the refusal names the field: " + row).contains(where.field());
+        soft.check(() -> assertThat(refused.getMessage()).as("the refusal names the field: " + row)
+            .contains(where.field()));
       }
-      soft.assertThat(thrown.getMessage()).as("the refusal names the value: " + row).contains(value);
+      soft.check(() -> assertThat(refused.getMessage()).as("the refusal names the value: " + row).contains(value));
     }
-    soft.assertThat(after.changedSince(before)).as("a refused add wrote nothing: " + row).isEmpty();
-    soft.assertThat(found).as("the refused item is not found: " + row).isNotEqualTo("true");
+    soft.check(() -> assertThat(after.changedSince(before)).as("a refused add wrote nothing: " + row).isEmpty());
+    soft.check(() -> assertThat(answered).as("the refused item is not found: " + row).isNotEqualTo("true"));
     return row;
   }
 

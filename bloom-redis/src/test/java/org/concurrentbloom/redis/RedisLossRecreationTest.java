@@ -5,7 +5,6 @@ import static org.concurrentbloom.redis.TestKeys.keys;
 
 import java.time.Duration;
 import java.util.List;
-import org.assertj.core.api.SoftAssertions;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,15 +59,16 @@ class RedisLossRecreationTest {
           + "; A's queries of its " + answers;
       System.out.println("RedisLossRecreationTest (a) " + client + ": " + report);
 
-      SoftAssertions soft = new SoftAssertions();
-      soft.assertThat(refusal).as("B's create over a filter missing partition 1 must refuse: " + report)
-          .isInstanceOf(RedisFilterMismatchException.class);
-      if (refusal != null) {
-        soft.assertThat(refusal.getMessage()).as("the refusal names the missing partition")
-            .contains("{" + name + ":p1}");
+      Checks soft = new Checks();
+      RuntimeException refused = refusal;
+      soft.check(() -> assertThat(refused).as("B's create over a filter missing partition 1 must refuse: " + report)
+          .isInstanceOf(RedisFilterMismatchException.class));
+      if (refused != null) {
+        soft.check(() -> assertThat(refused.getMessage()).as("the refusal names the missing partition")
+            .contains("{" + name + ":p1}"));
       }
-      soft.assertThat(partitionWritten).as("the refused create wrote nothing: " + report).isFalse();
-      soft.assertThat(answers.falseAnswers()).as("A's added keys answered false: " + report).isZero();
+      soft.check(() -> assertThat(partitionWritten).as("the refused create wrote nothing: " + report).isFalse());
+      soft.check(() -> assertThat(answers.falseAnswers()).as("A's added keys answered false: " + report).isZero());
       soft.assertAll();
     }
   }
@@ -98,9 +98,9 @@ class RedisLossRecreationTest {
     Answers answers = Answers.ask(added, a::mightContain);
     String report = "B.create() created() = " + b.created() + "; A's queries of its " + answers;
     System.out.println("RedisLossRecreationTest (b) " + client + ": " + report);
-    SoftAssertions soft = new SoftAssertions();
-    soft.assertThat(b.mightContain("b-only")).as("B's own add").isTrue();
-    soft.assertThat(answers.falseAnswers()).as("A's added keys answered false: " + report).isZero();
+    Checks soft = new Checks();
+    soft.check(() -> assertThat(b.mightContain("b-only")).as("B's own add").isTrue());
+    soft.check(() -> assertThat(answers.falseAnswers()).as("A's added keys answered false: " + report).isZero());
     soft.assertAll();
   }
 
@@ -128,8 +128,8 @@ class RedisLossRecreationTest {
     Answers answers = Answers.ask(added, a::mightContain);
     String report = "B.build() created() = " + b.created() + "; A's queries of its " + answers;
     System.out.println("RedisLossRecreationTest (c) " + client + ": " + report);
-    SoftAssertions soft = new SoftAssertions();
-    soft.assertThat(answers.falseAnswers()).as("A's added keys answered false: " + report).isZero();
+    Checks soft = new Checks();
+    soft.check(() -> assertThat(answers.falseAnswers()).as("A's added keys answered false: " + report).isZero());
     soft.assertAll();
   }
 
