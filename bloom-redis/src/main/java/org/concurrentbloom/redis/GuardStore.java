@@ -55,7 +55,8 @@ final class GuardStore<K> {
       BitIndexer<K> indexer = BitIndexer.withShape(funnel, StoredShape.strategy(guard, text(f.get(4))),
           Long.parseLong(text(f.get(0))), Integer.parseInt(text(f.get(1))));
       // A generation registered before generations had ids has none: "" is what the scripts compare it as.
-      return new GuardGeneration<>(number, f.get(5) == null ? "" : text(f.get(5)), indexer, Long.parseLong(text(f.get(2))),
+      String id = f.get(5) == null ? "" : text(f.get(5));
+      return new GuardGeneration<>(number, id, indexer, Long.parseLong(text(f.get(2))),
           Double.parseDouble(text(f.get(3))), keys.bits(number), keys.meta(number));
     } catch (RuntimeException e) {
       throw new RedisFilterMismatchException("guard " + keys.name + ": generation " + number
