@@ -87,13 +87,9 @@ final class FilterOpener {
 
   private static <T> RedisBloomFilter<T> open(RedisBloomFilter.Builder<T> b, BitIndexer<T> indexer, int partitions,
       boolean strategyFixed, Mode mode) {
-    String newId = newId();
-    Opening<T> o = new Opening<>(b, indexer, partitions, strategyFixed, newId);
+    Opening<T> o = new Opening<>(b, indexer, partitions, strategyFixed, newId());
     Opened opened = partitions == 1 ? o.single(mode) : o.partitioned(mode);
-    BitIndexer<T> finalIndexer = opened.strategy() == indexer.strategy() ? indexer
-        : BitIndexer.withShape(b.funnel, opened.strategy(), indexer.bitSize(), indexer.hashFunctions());
-    PartitionCalls<T> target = new PartitionCalls<>(b.redis, b.name, finalIndexer, partitions, opened.id(),
-        b.replication);
+    PartitionCalls<T> target = o.callsOf(opened);
     EvictionPolicy.check(b.redis, FilterKeys.meta(b.name, 0), "filter \"" + b.name + "\"");
     return new RedisBloomFilter<>(target, opened.n(), opened.fpp(), opened.created());
   }
@@ -218,11 +214,17 @@ final class FilterOpener {
       }
     }
 
+    /** The calls of the filter that opening found: its id, and its stored strategy with this shape. */
+    PartitionCalls<T> callsOf(Opened opened) {
+      BitIndexer<T> indexer = calls.indexer();
+      BitIndexer<T> stored = opened.strategy() == indexer.strategy() ? indexer
+          : BitIndexer.withShape(b.funnel, opened.strategy(), indexer.bitSize(), indexer.hashFunctions());
+      return new PartitionCalls<>(b.redis, b.name, stored, calls.partitions(), opened.id(), b.replication);
+    }
+
     /** The creator's part: every other partition with the filter's id, then partition 0's lease cleared. */
     private Opened fill(Opened opened, String supersededId) {
-      PartitionCalls<T> with = new PartitionCalls<>(b.redis, b.name, BitIndexer.withShape(b.funnel,
-          opened.strategy(), calls.indexer().bitSize(), calls.indexer().hashFunctions()), calls.partitions(),
-          opened.id(), b.replication);
+      PartitionCalls<T> with = callsOf(opened);
       List<Call> members = with.onEach(Script.CREATE, args(with, "member", true, "1", supersededId));
       with.writeAll(members.subList(1, members.size()), "create");
       with.write(with.onFirst(Script.CREATE, args(with, "complete", true)), "create");
@@ -257,14 +259,14 @@ final class FilterOpener {
       } else {
         opened = opened(first, false);
       }
-      PartitionCalls<T> with = new PartitionCalls<>(b.redis, b.name, BitIndexer.withShape(b.funnel,
-          opened.strategy(), calls.indexer().bitSize(), calls.indexer().hashFunctions()), calls.partitions(),
-          opened.id(), b.replication);
+      PartitionCalls<T> with = callsOf(opened);
       List<Call> members = with.onEach(Script.CREATE, args(with, "member", true, "0", ""));
       List<Call> toFix = new ArrayList<>();
       for (int i = 1; i < probes.length; i++) {
         List<?> p = (List<?>) probes[i];
-        if ((Long) p.get(0) == 0L || !text(p.get(1)).equals(opened.id()) || !text(p.get(2)).equals(text(first.get(2)))) {
+        boolean whole = (Long) p.get(0) == 1L && text(p.get(1)).equals(opened.id())
+            && text(p.get(2)).equals(text(first.get(2)));
+        if (!whole) {
           toFix.add(members.get(i));
         }
       }

@@ -116,10 +116,6 @@ final class PartitionCalls<T> {
     return id;
   }
 
-  /** The same partitions and id with another indexer (the stored strategy, learnt when opening). */
-  PartitionCalls<T> withIndexer(BitIndexer<T> other) {
-    return new PartitionCalls<>(redis, name, other, bitsKeys, metaKeys, id, replication);
-  }
 
   // ---------------------------------------------------------------- building calls
 
