@@ -25,9 +25,12 @@ import picocli.CommandLine.Spec;
         "",
         "Adds the KEY arguments, then the keys read from --input, to the filter in FILE and writes it "
             + "back. FILE is replaced atomically, keeping its owner, group and mode (the update needs "
-            + "room for a second copy): if anything fails it is left unchanged. Several runs on one "
+            + "room for a second copy): if anything fails, the summary line included, it is left "
+            + "unchanged and the exit status is 1 (141 for a closed pipe). Several runs on one "
             + "file at once take turns (lock file .FILE.lock), so none loses another's keys. The keys "
-            + "are of the key type FILE records (see bloom --help). Prints one summary line.",
+            + "are of the key type FILE records (see bloom --help). A file of format version 1, which "
+            + "records none, takes string keys only, and is written back as version 2 recording them. "
+            + "Prints one summary line.",
         "An expiring filter (bloom create --window) takes the keys into its current generation by the wall "
             + "clock, renewing keys it holds already, and is written back as of now: generations past "
             + "their time are dropped."})
@@ -49,8 +52,8 @@ final class AddCommand implements Callable<Integer> {
   private String input;
 
   @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", converter = KeyTypeOption.class,
-      description = "The keys' type (" + KeyCodec.NAMES + "): only for a file that does not record it "
-          + "(format version 1, or a program's own funnel); must match the one it records.")
+      description = "The keys' type (" + KeyCodec.NAMES + "): for a file of a program's own funnel (key "
+          + "type custom); must match the type a file records, and be string for format version 1.")
   private KeyCodec keyType;
 
   @Override
@@ -63,15 +66,15 @@ final class AddCommand implements Callable<Integer> {
     CliStreams io = parent.streams();
     Destination dest = FilterFiles.updatable(file);
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
-      FilterFile filter = FilterFile.load(dest.path(), keyType, io.err(), 1.5);
+      FilterFile filter = new FilterLoader(io).keyType(keyType).noteVersion1().writesBack().load(dest.path());
       List<Object> items = KeyArguments.parse(spec, keys, filter.codec);
       items.forEach(filter.filter::add);
       long added = items.size();
       if (input != null) {
         added += new KeyInput(io, false).forEach(input, filter::add);
       }
-      FilterFiles.save(dest, io, filter.filter::writeTo);
-      io.out().println("added " + Fmt.keys(added) + " to " + file + ": " + filter.shape());
+      FilterFiles.save(dest, io, filter.filter::writeTo, "added " + Fmt.keys(added) + " to " + file + ": "
+          + filter.shape());
       filter.warnIfOverfilled(io.err(), file);
     }
     return 0;

@@ -22,7 +22,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * Replaces a regular file all at once: the content goes to a new temporary file in the target's
  * directory, is forced to disk, gets the old file's owner, group and mode, and is then renamed over the
  * target. Readers see the old file or the new one, never a mix, and if anything fails the target is
- * left exactly as it was and the temporary file is removed. Temporary files are named
+ * left exactly as it was and the temporary file is removed. Just before the rename, the caller reports
+ * what it is about to commit ({@code beforeCommit}, the summary line on standard output): if that fails
+ * (a full disk, a closed pipe), nothing is renamed, so a command never exits with a failure after its
+ * change took effect, and a retry of a "failed" run never applies the change twice. Temporary files are named
  * {@code .<name>.<hex>.bloom.tmp}; one left behind by a killed run is removed by the next
  * {@link #removeStaleTemps} on that file, which callers make while they hold its {@link UpdateLock}
  * (every writer holds it while its temporary file exists, so no live one is removed).
@@ -45,9 +48,18 @@ final class AtomicFileWriter {
    * Writes {@code content} to {@code target}, replacing it atomically if it exists.
    *
    * @throws IOException if the temporary file cannot be written, given the old file's owner, group and
-   *     mode, or renamed; {@code target} is unchanged
+   *     mode, or renamed, or if {@code target} may not be replaced ({@link Destination#checkReplaceable});
+   *     {@code target} is unchanged, as it is if {@code beforeCommit} throws
    */
   static void write(Path target, Content content) throws IOException {
+    write(target, content, () -> { });
+  }
+
+  /**
+   * As {@link #write(Path, Content)}, running {@code beforeCommit} after the new copy is complete and
+   * just before it replaces {@code target}.
+   */
+  static void write(Path target, Content content, Runnable beforeCommit) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Path temp = createTemp(dir, target.getFileName().toString());
     boolean moved = false;
@@ -59,6 +71,9 @@ final class AtomicFileWriter {
         channel.force(true);
       }
       copyOwnershipAndMode(target, temp);
+      // Again under the caller's lock: a link or chmod made since the command started counts.
+      Destination.checkReplaceable(target);
+      beforeCommit.run();
       move(temp, target);
       moved = true;
     } finally {
@@ -134,7 +149,7 @@ final class AtomicFileWriter {
     } catch (IOException e) {
       throw new FileSystemException(from.toString(), null, "cannot give the new copy the owner "
           + old.owner().getName() + " and group " + old.group().getName() + " of the file it replaces ("
-          + ErrorReporter.reason(e) + "); the file was left unchanged");
+          + ErrorReporter.reason(e) + ")");
     }
     dest.setPermissions(old.permissions()); // after chown, which may clear set-id bits
   }

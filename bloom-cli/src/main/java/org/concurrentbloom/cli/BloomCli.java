@@ -44,12 +44,20 @@ import picocli.CommandLine.Spec;
         "",
         "Files: create, add, remove and merge replace their output atomically (write a new copy, "
             + "then rename it over the old), so an update needs free space for a second copy of the "
-            + "file; if anything fails the file is left as it was. The new copy keeps the old one's "
-            + "owner, group and mode. Updates of one file by several bloom runs at once take turns "
-            + "through a lock file .NAME.lock beside it, so no run loses another's keys. An output "
-            + "that is a character device or FIFO (e.g. /dev/null), or - for standard output, is "
-            + "written into; a directory, block device or socket is refused. Temporary files "
-            + ".NAME.*.bloom.tmp left by a killed run are removed by the next update of NAME.",
+            + "file; if anything fails the file is left as it was. The summary line is printed before "
+            + "the rename: if standard output cannot take it (a full disk, a closed pipe), the file is "
+            + "left as it was too, so a failed exit status always means nothing changed, and a retry "
+            + "never applies a change twice. The new copy keeps the old one's owner, group and mode. A "
+            + "file with more than one hard link, or one whose mode makes it read-only, is refused (a "
+            + "rename would split the links, or ignore the mode). Updates of one file by several bloom "
+            + "runs at once take turns through a lock file .NAME.lock beside it, so no run loses "
+            + "another's keys. An output that is a character device or FIFO (e.g. /dev/null), or - for "
+            + "standard output, is written into; a directory, block device or socket is refused. "
+            + "Temporary files .NAME.*.bloom.tmp left by a killed run are removed by the next update of "
+            + "NAME. A FILE that is only read (query, info, merge, export, import) may be any readable "
+            + "file, a FIFO, /dev/stdin or a shell's <(...), or - for standard input; it is read once. "
+            + "A file name that the JVM cannot decode from the locale's encoding (invalid UTF-8, or "
+            + "non-ASCII under LC_ALL=C) is refused, as it would name another file.",
         "",
         "Memory: a filter is held in memory while it is built or updated. A command that would "
             + "need more than the JVM may use says so before it starts; give the JVM more with "
@@ -128,6 +136,7 @@ public final class BloomCli implements Runnable {
     CommandLine cli = new CommandLine(new BloomCli(streams));
     ErrorReporter reporter = new ErrorReporter(err);
     CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
+    cli.registerConverter(java.nio.file.Path.class, new PathArgument());
     cli.setOut(out)
         .setErr(err)
         .setExecutionExceptionHandler(reporter)

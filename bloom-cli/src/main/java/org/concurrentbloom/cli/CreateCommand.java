@@ -121,8 +121,8 @@ final class CreateCommand implements Callable<Integer> {
       filter = expiringBuilder != null ? newExpiring(expiringBuilder) : newFilter(kind, strategy, keyType.funnel());
       FilterFile file = new FilterFile(kind, keyType, keyType.keyType, filter);
       long keys = input == null ? 0 : new KeyInput(io, false).forEach(input, file::add);
-      FilterFiles.save(dest, io, filter::writeTo);
-      FilterFiles.summary(dest, io).println("created " + output + ": " + Fmt.keys(keys) + " read, " + file.shape());
+      FilterFiles.save(dest, io, filter::writeTo, "created " + output + ": " + Fmt.keys(keys) + " read, "
+          + file.shape());
       file.warnIfOverfilled(io.err(), output);
     }
     return 0;

@@ -5,6 +5,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * What an output path names, and so how to write it. A regular file (or a path that does not exist yet)
@@ -65,7 +66,9 @@ record Destination(Kind kind, Path path) {
     }
     switch (mode & S_IFMT) {
       case S_IFREG:
-        return new Destination(Kind.FILE, realPath(target));
+        Path real = realPath(target);
+        checkReplaceable(real);
+        return new Destination(Kind.FILE, real);
       case S_IFCHR:
       case S_IFIFO:
         return new Destination(Kind.STREAM, target);
@@ -80,6 +83,51 @@ record Destination(Kind kind, Path path) {
       default:
         throw new FileSystemException(name, null, "is not a regular file, character device or FIFO");
     }
+  }
+
+  /**
+   * Refuses to replace an existing regular file that the atomic rename would wrong:
+   * <ul>
+   *   <li>one with more than one hard link: the rename gives only this name the new filter, and every
+   *       other name of the file keeps answering from the old one, "no" for the keys just added (and
+   *       its lock file, named after the name, would not be shared either);
+   *   <li>one its mode makes read-only (to this user, or to everyone when the user is root, whom no mode
+   *       stops): a rename replaces it whatever its mode says, so a file made read-only on purpose would
+   *       change behind its owner's back.
+   * </ul>
+   * A missing file passes: there is nothing to wrong.
+   *
+   * @throws FileSystemException naming the file and the reason
+   */
+  static void checkReplaceable(Path file) throws IOException {
+    Map<String, Object> attrs;
+    try {
+      attrs = Files.readAttributes(file, "unix:nlink,mode");
+    } catch (NoSuchFileException e) {
+      return;
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return; // no POSIX attributes here: nothing to check
+    }
+    int links = (Integer) attrs.get("nlink");
+    if (links > 1) {
+      throw new FileSystemException(file.toString(), null, "it has " + links + " hard links (names), and bloom "
+          + "replaces a file by renaming a new copy over one name, so the other names would keep the old "
+          + "filter; remove the other links (or make them copies or symbolic links) first");
+    }
+    int mode = (Integer) attrs.get("mode");
+    if ((mode & 0222) == 0 || !Files.isWritable(file)) {
+      throw new FileSystemException(file.toString(), null, "it is read-only (mode " + permissionString(mode) + "), and bloom would replace it by a rename, which its mode does not prevent; make it writable "
+          + "first (chmod u+w) if it may change");
+    }
+  }
+
+  private static String permissionString(int mode) {
+    String letters = "rwxrwxrwx";
+    StringBuilder s = new StringBuilder(9);
+    for (int i = 0; i < 9; i++) {
+      s.append((mode & (0400 >> i)) != 0 ? letters.charAt(i) : '-');
+    }
+    return s.toString();
   }
 
   /**

@@ -30,7 +30,7 @@ final class ExportCommand implements Callable<Integer> {
   @SuppressWarnings("UnusedVariable") // required: picocli checks it is given; its value is not needed
   private boolean guava;
 
-  @Parameters(index = "0", paramLabel = "IN", description = "The Guava-compatible filter file.")
+  @Parameters(index = "0", paramLabel = "IN", description = "The Guava-compatible filter file, or - for standard input.")
   private Path in;
 
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
@@ -45,7 +45,7 @@ final class ExportCommand implements Callable<Integer> {
   @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
-    FilterFile filter = FilterFile.load(in, keyType, null, 1.5);
+    FilterFile filter = new FilterLoader(io).keyType(keyType).load(in);
     if (filter.kind != FilterType.GUAVA) {
       throw new CliException("cannot export " + in + " for Guava: it is " + FileHeader.withArticle(filter.kind)
           + ", whose bits are not where Guava looks for them; only a Guava-compatible filter (bloom create "
@@ -53,10 +53,10 @@ final class ExportCommand implements Callable<Integer> {
     }
     Destination dest = FilterFiles.destination(output);
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
-      FilterFiles.save(dest, io, out -> GuavaInterop.writeTo(filter.standard(), out));
+      FilterFiles.save(dest, io, out -> GuavaInterop.writeTo(filter.standard(), out), "exported " + in + " to "
+          + output + " in Guava's format; read it with BloomFilter.readFrom(in, "
+          + guavaFunnel(filter.effectiveKeyType()) + ")");
     }
-    FilterFiles.summary(dest, io).println("exported " + in + " to " + output + " in Guava's format; read it with "
-        + "BloomFilter.readFrom(in, " + guavaFunnel(filter.effectiveKeyType()) + ")");
     return 0;
   }
 

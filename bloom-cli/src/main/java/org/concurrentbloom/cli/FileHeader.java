@@ -1,10 +1,6 @@
 package org.concurrentbloom.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.concurrentbloom.FilterType;
 import org.concurrentbloom.KeyType;
 
@@ -17,29 +13,26 @@ import org.concurrentbloom.KeyType;
 record FileHeader(int version, FilterType kind, KeyType keyType) {
   private static final int MAGIC = 0x43424C4D; // "CBLM"
 
+  /** How many bytes {@link #parse} looks at: the fixed header of a filter of types 1 to 4. */
+  static final int PEEK_BYTES = 52;
+
   /**
-   * The header of {@code path}, or null if the file does not start like a concurrent-bloom filter of a
-   * known version and type (the library's reader then names the problem).
+   * The header that {@code head}, the first bytes of {@code source} (up to {@link #PEEK_BYTES}), starts,
+   * or null if they do not start a concurrent-bloom filter of a known version and type (the library's
+   * reader then names the problem).
    *
-   * @throws CliException if the file looks like a Guava filter, or cannot be read at all
+   * @param size the source's length in bytes, or -1 if it is a stream of unknown length
+   * @throws CliException if the bytes look like a Guava filter
    */
-  static FileHeader peek(Path path) throws CliException {
-    byte[] head;
-    long size;
-    try (InputStream in = Files.newInputStream(path)) {
-      head = in.readNBytes(8);
-      size = Files.size(path);
-    } catch (IOException e) {
-      throw new CliException("cannot load filter " + path + ": " + ErrorReporter.reason(e), e);
-    }
+  static FileHeader parse(String source, byte[] head, long size) throws CliException {
     if (head.length < 8) {
       return null;
     }
     ByteBuffer b = ByteBuffer.wrap(head);
     if (b.getInt() != MAGIC) {
       if (looksLikeGuava(head, size)) {
-        throw new CliException("cannot load filter " + path + ": it looks like a file written by Guava's "
-            + "BloomFilter.writeTo, not a concurrent-bloom filter; convert it with 'bloom import --guava " + path
+        throw new CliException("cannot load filter " + source + ": it looks like a file written by Guava's "
+            + "BloomFilter.writeTo, not a concurrent-bloom filter; convert it with 'bloom import --guava " + source
             + " -o NEW' (with --key-type if its funnel was not Funnels.stringFunnel(UTF_8))");
       }
       return null;
@@ -65,15 +58,36 @@ record FileHeader(int version, FilterType kind, KeyType keyType) {
   }
 
   /**
+   * The payload length that the fixed header in {@code head} states (field L, docs/FORMAT.md), for the
+   * filter types whose header is the fixed one (1 to 4), or -1 for others or a short {@code head}: what
+   * loading a stream of unknown length will allocate.
+   */
+  long statedPayloadBytes(byte[] head) {
+    if (head.length < PEEK_BYTES || kind.id() > FilterType.COUNTING.id()) {
+      return -1;
+    }
+    return ByteBuffer.wrap(head).getLong(44);
+  }
+
+  /**
+   * Whether {@code head} starts with the magic of a concurrent-bloom filter ("CBLM"), of whatever
+   * version or type.
+   */
+  static boolean hasMagic(byte[] head) {
+    return head.length >= 4 && ByteBuffer.wrap(head).getInt() == MAGIC;
+  }
+
+  /**
    * Guava's layout: strategy ordinal (0 or 1), k, a big-endian word count, then exactly that many
-   * words. A file whose length matches that exactly is almost certainly one.
+   * words. A file whose length matches that exactly is almost certainly one; a stream of unknown
+   * length ({@code size} -1) is not guessed at.
    */
   private static boolean looksLikeGuava(byte[] head, long size) {
     ByteBuffer b = ByteBuffer.wrap(head);
     int ordinal = b.get();
     int k = b.get() & 0xFF;
     long words = b.getInt() & 0xFFFFFFFFL;
-    return (ordinal == 0 || ordinal == 1) && k >= 1 && words >= 1 && size == 6 + 8 * words;
+    return head.length >= 6 && (ordinal == 0 || ordinal == 1) && k >= 1 && words >= 1 && size == 6 + 8 * words;
   }
 
   /** The type with this id, or null if the library knows none. */

@@ -1,142 +1,43 @@
 package org.concurrentbloom.cli;
 
-import java.io.BufferedInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.CountingBloomFilter;
 import org.concurrentbloom.ExpiringBloomFilter;
 import org.concurrentbloom.FilterType;
-import org.concurrentbloom.Funnel;
-import org.concurrentbloom.Funnels;
 import org.concurrentbloom.KeyType;
 import org.concurrentbloom.MembershipFilter;
 import org.concurrentbloom.ScalableBloomFilter;
 
 /**
  * A filter of any type the command line handles, with the key codec that turns command-line keys into
- * its items. Which codec follows from the key type the file records and {@code --key-type}:
- * <ul>
- *   <li>a recorded built-in type is used as it is; a {@code --key-type} that contradicts it is refused,
- *       as its lookups would hash other bytes and answer "no" for keys that are in the filter;
- *   <li>a file of format version 1 records none: its keys are strings (the only kind earlier releases
- *       of this tool wrote) unless {@code --key-type} says otherwise, and commands that look keys up
- *       say so on standard error;
- *   <li>a program's own funnel ({@link KeyType#CUSTOM}) cannot be reproduced here, so the user must
- *       say with {@code --key-type} which built-in encoding it matches; the file keeps recording
- *       CUSTOM.
- * </ul>
+ * its items; {@link FilterLoader} reads one and chooses the codec.
  */
 final class FilterFile {
-  private static final int BUFFER_BYTES = 1 << 16;
-
   final FilterType kind;
   final KeyCodec codec;
   /** The key type the file records ({@link KeyType#UNRECORDED} for version 1). */
   final KeyType recorded;
   final MembershipFilter<Object> filter;
+  /** The bytes the filter took in the file it was read from, or -1 for one made by this command. */
+  final long fileBytes;
 
   FilterFile(FilterType kind, KeyCodec codec, KeyType recorded, MembershipFilter<Object> filter) {
+    this(kind, codec, recorded, filter, -1);
+  }
+
+  FilterFile(FilterType kind, KeyCodec codec, KeyType recorded, MembershipFilter<Object> filter, long fileBytes) {
     this.kind = kind;
     this.codec = codec;
     this.recorded = recorded;
     this.filter = filter;
+    this.fileBytes = fileBytes;
   }
 
   /** The key type the filter's items are hashed as: the recorded one, or the codec's for version 1. */
   KeyType effectiveKeyType() {
     return recorded == KeyType.UNRECORDED ? codec.keyType : recorded;
-  }
-
-  /**
-   * Loads the filter in {@code path}, which must hold exactly one filter and nothing after it.
-   *
-   * @param requested the {@code --key-type} given, or null
-   * @param note where to say that a version 1 file's keys are taken as strings, or null for silence
-   * @param loadFactor how many times the file's size in memory the command needs (loading a large file
-   *     peaks at about 1.5 times its size; a merge holds more)
-   * @throws CliException if the file is missing, unreadable, corrupt, not a filter, too large for the
-   *     heap, or of a key type the keys cannot be encoded as
-   */
-  static FilterFile load(Path path, KeyCodec requested, PrintWriter note, double loadFactor) throws CliException {
-    FileHeader header = FileHeader.peek(path);
-    if (header == null) {
-      // Not a filter of a known version and type: the library's reader says exactly why.
-      readAll(path, in -> BloomFilter.readFrom(in, Funnels.stringFunnel()));
-      throw new CliException("cannot load filter " + path + ": not a concurrent-bloom filter");
-    }
-    KeyCodec codec = chooseCodec(path, header.keyType(), requested);
-    if (header.keyType() == KeyType.UNRECORDED && requested == null && note != null) {
-      note.println("bloom: note: " + path + " is of format version 1, which does not record its key type; its "
-          + "keys are taken as strings (use --key-type if a program wrote it with another funnel)");
-      note.flush();
-    }
-    MemoryCheck.require((long) (loadFactor * fileSize(path)), "loading " + path);
-    Funnel<Object> funnel = header.keyType() == KeyType.CUSTOM
-        ? Funnels.withKeyType(codec.funnel(), KeyType.CUSTOM) : codec.funnel();
-    MembershipFilter<Object> filter = switch (header.kind()) {
-      case COUNTING -> readAll(path, in -> CountingBloomFilter.readFrom(in, funnel));
-      case SCALABLE -> readAll(path, in -> ScalableBloomFilter.readFrom(in, funnel));
-      // The wall clock decides what has expired: generations past their time are forgotten on loading,
-      // and a command that writes the filter back writes them empty.
-      case EXPIRING -> readAll(path, in -> ExpiringBloomFilter.readFrom(in, funnel, InstantSource.system()));
-      default -> readAll(path, in -> BloomFilter.readFrom(in, funnel));
-    };
-    return new FilterFile(header.kind(), codec, header.keyType(), filter);
-  }
-
-  private static KeyCodec chooseCodec(Path path, KeyType recorded, KeyCodec requested) throws CliException {
-    if (recorded == KeyType.UNRECORDED) {
-      return requested == null ? KeyCodec.STRING : requested;
-    }
-    if (recorded == KeyType.CUSTOM) {
-      if (requested == null) {
-        throw new CliException(path + " holds keys hashed by a program's own funnel (key type custom), which "
-            + "bloom cannot reproduce; if that funnel writes the same bytes as one of bloom's key types, say "
-            + "which with --key-type (" + KeyCodec.NAMES + ")");
-      }
-      return requested;
-    }
-    KeyCodec own = KeyCodec.of(recorded);
-    if (requested != null && requested != own) {
-      throw new CliException(path + " holds " + recorded.description() + " (key type " + own + "); --key-type "
-          + requested + " would hash other bytes and answer \"no\" for keys that are in it");
-    }
-    return own;
-  }
-
-  /** Reads one filter of some type from a stream. */
-  interface Reader<F> {
-    F read(InputStream in) throws IOException;
-  }
-
-  /**
-   * Reads the filter in {@code path} with {@code reader}; the file must hold exactly one filter and
-   * nothing after it.
-   */
-  static <F> F readAll(Path path, Reader<F> reader) throws CliException {
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(path), BUFFER_BYTES)) {
-      F filter = reader.read(in);
-      if (in.read() != -1) {
-        throw new CliException("cannot load filter " + path
-            + ": unexpected bytes after the end of the filter; the file is corrupt");
-      }
-      return filter;
-    } catch (IOException e) {
-      throw new CliException("cannot load filter " + path + ": " + ErrorReporter.reason(e), e);
-    }
-  }
-
-  static long fileSize(Path path) throws CliException {
-    try {
-      return Files.size(path);
-    } catch (IOException e) {
-      throw new CliException("cannot read " + path + ": " + ErrorReporter.reason(e), e);
-    }
   }
 
   /** Adds the key (as text); true iff the filter changed. */

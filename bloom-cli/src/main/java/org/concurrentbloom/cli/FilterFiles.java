@@ -21,7 +21,7 @@ final class FilterFiles {
   /** The lock of an output, held while a command reads, changes and writes it; a no-op for streams. */
   interface Held extends AutoCloseable {
     @Override
-    void close() throws CliException;
+    void close();
   }
 
   /**
@@ -68,26 +68,47 @@ final class FilterFiles {
       try {
         lock.close();
       } catch (IOException e) {
-        throw new CliException("cannot release the lock of " + dest.path() + ": " + ErrorReporter.reason(e), e);
+        // The change, if any, is committed by now, so this must not turn the exit status into a failure;
+        // the kernel drops the lock when the process exits a moment later anyway.
+        io.err().println("bloom: warning: cannot release the lock of " + dest.path() + " (the process's exit "
+            + "releases it): " + ErrorReporter.reason(e));
       }
     };
   }
 
   /**
-   * Writes {@code content} to {@code dest}: a file is replaced atomically (the caller holds its lock),
-   * standard output and devices are written into.
+   * Writes {@code content} to {@code dest} and prints {@code summary}, one line saying what was written,
+   * where {@link #summary} says. A file is replaced atomically (the caller holds its lock), standard
+   * output and devices are written into.
+   *
+   * <p>The exit status must say what happened to the data, so the summary is printed, and standard
+   * output flushed, before the change is committed: when that fails (standard output is a full disk or
+   * a closed pipe) the file is left unchanged, and the command fails. A file's new copy is complete and
+   * on disk by then, so only the rename remains. A device or FIFO is written after the summary for the
+   * same reason. A filter written to standard output is the data itself; its summary goes to standard
+   * error afterwards.
+   *
+   * @throws CliException if the data cannot be written; {@link OutputFailure} if the summary cannot be
    */
-  static void save(Destination dest, CliStreams io, AtomicFileWriter.Content content) throws CliException {
+  static void save(Destination dest, CliStreams io, AtomicFileWriter.Content content, String summary)
+      throws CliException {
+    Runnable report = () -> {
+      PrintWriter w = summary(dest, io);
+      w.println(summary);
+      w.flush();
+    };
     try {
       switch (dest.kind()) {
-        case FILE -> AtomicFileWriter.write(dest.path(), content);
+        case FILE -> AtomicFileWriter.write(dest.path(), content, report);
         case STDOUT -> {
           io.out().flush();
           OutputStream out = new BufferedOutputStream(nonClosing(io.rawOut()), BUFFER_BYTES);
           content.writeTo(out);
           out.flush();
+          report.run();
         }
         case STREAM -> {
+          report.run();
           try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(dest.path(),
               StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING), BUFFER_BYTES)) {
             content.writeTo(out);
@@ -96,7 +117,8 @@ final class FilterFiles {
         default -> throw new IllegalStateException(dest.kind().toString());
       }
     } catch (IOException e) {
-      throw new CliException("cannot write " + dest.path() + ": " + ErrorReporter.reason(e), e);
+      throw new CliException("cannot write " + dest.path() + ": " + ErrorReporter.reason(e)
+          + (dest.kind() == Destination.Kind.FILE ? "; nothing was changed" : ""), e);
     }
   }
 

@@ -32,7 +32,7 @@ final class ImportCommand implements Callable<Integer> {
   @SuppressWarnings("UnusedVariable") // required: picocli checks it is given; its value is not needed
   private boolean guava;
 
-  @Parameters(index = "0", paramLabel = "IN", description = "The file to convert.")
+  @Parameters(index = "0", paramLabel = "IN", description = "The file to convert, or - for standard input.")
   private Path in;
 
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
@@ -48,14 +48,18 @@ final class ImportCommand implements Callable<Integer> {
   @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
-    MemoryCheck.require((long) (1.5 * FilterFile.fileSize(in)), "loading " + in);
-    BloomFilter<Object> filter = FilterFile.readAll(in, stream -> GuavaInterop.readFrom(stream, keyType.funnel()));
-    Destination dest = FilterFiles.destination(output);
-    try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
-      FilterFiles.save(dest, io, filter::writeTo);
+    BloomFilter<Object> filter;
+    try (FilterInput input = FilterInput.open(in, io)) {
+      if (input.size > 0) {
+        MemoryCheck.require((long) (1.5 * input.size), "loading " + input.name);
+      }
+      filter = input.readWhole(stream -> GuavaInterop.readFrom(stream, keyType.funnel()));
     }
+    Destination dest = FilterFiles.destination(output);
     FilterFile file = new FilterFile(FilterType.GUAVA, keyType, keyType.keyType, filter);
-    FilterFiles.summary(dest, io).println("imported " + in + " (Guava) into " + output + ": " + file.shape());
+    try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
+      FilterFiles.save(dest, io, filter::writeTo, "imported " + in + " (Guava) into " + output + ": " + file.shape());
+    }
     return 0;
   }
 }

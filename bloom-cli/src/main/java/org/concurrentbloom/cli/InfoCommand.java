@@ -49,7 +49,7 @@ final class InfoCommand implements Callable<Integer> {
   @ParentCommand
   private BloomCli parent;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to describe.")
+  @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to describe, or - for standard input.")
   private Path file;
 
   @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", converter = KeyTypeOption.class,
@@ -58,12 +58,7 @@ final class InfoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws CliException {
-    FileHeader header = FileHeader.peek(file);
-    KeyCodec codec = keyType;
-    if (codec == null && header != null && header.keyType() == KeyType.CUSTOM) {
-      codec = KeyCodec.STRING; // info looks up no key, so any codec describes the file
-    }
-    FilterFile f = FilterFile.load(file, codec, null, 1.5);
+    FilterFile f = new FilterLoader(parent.streams()).keyType(keyType).describesOnly().load(file);
     PrintWriter out = parent.streams().out();
     field(out, "file:", file.toString());
     field(out, "type:", f.kind.description());
@@ -76,7 +71,7 @@ final class InfoCommand implements Callable<Integer> {
       case EXPIRING -> expiring(out, f.expiring());
       default -> standard(out, f.standard());
     }
-    field(out, "file size:", Fmt.bytes(FilterFile.fileSize(file)));
+    field(out, "file size:", Fmt.bytes(f.fileBytes));
     field(out, f.kind == FilterType.COUNTING ? "memory (counters):" : "memory (bit array):",
         Fmt.bytes(f.memoryBytes()));
     return 0;

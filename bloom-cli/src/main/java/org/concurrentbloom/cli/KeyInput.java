@@ -161,6 +161,11 @@ final class KeyInput {
 
   private static Path toPath(String input) throws CliException {
     try {
+      PathArgument.check(input);
+    } catch (picocli.CommandLine.TypeConversionException e) {
+      throw new CliException("cannot read keys from --input: " + e.getMessage(), e);
+    }
+    try {
       return Path.of(input);
     } catch (InvalidPathException e) {
       throw new CliException("cannot read keys from " + input + ": invalid path", e);

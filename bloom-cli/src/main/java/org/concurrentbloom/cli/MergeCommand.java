@@ -5,9 +5,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.FilterType;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bloom merge}: the union of several filters of the same type and shape, written atomically
@@ -36,11 +39,14 @@ final class MergeCommand implements Callable<Integer> {
   @ParentCommand
   private BloomCli parent;
 
+  @Spec
+  private CommandSpec spec;
+
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
       description = "The filter file to write, or - for standard output.")
   private Path output;
 
-  @Parameters(arity = "2..*", paramLabel = "FILE", description = "The filter files to merge (two or more).")
+  @Parameters(arity = "2..*", paramLabel = "FILE", description = "The filter files to merge (two or more); one may be - for standard input.")
   private List<Path> inputs;
 
   @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", converter = KeyTypeOption.class,
@@ -50,12 +56,16 @@ final class MergeCommand implements Callable<Integer> {
   @Override
   @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
+    if (inputs.stream().filter(p -> FilterInput.STDIN.equals(p.toString())).count() > 1) {
+      throw new ParameterException(spec.commandLine(), "standard input (-) can be only one of the FILEs: it is "
+          + "read once");
+    }
     CliStreams io = parent.streams();
     Destination dest = FilterFiles.destination(output);
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
       Path firstPath = inputs.get(0);
       // The merge swaps in a new array: the result, the array it replaces and the next input at once.
-      FilterFile merged = FilterFile.load(firstPath, keyType, null, 3);
+      FilterFile merged = new FilterLoader(io).keyType(keyType).writesBack().memoryFactor(3).load(firstPath);
       if (merged.kind == FilterType.SCALABLE) {
         throw new CliException("cannot merge " + firstPath + ": scalable filters cannot be merged (layer i of "
             + "the result would hold the keys of two layers, twice the capacity its false-positive rate is "
@@ -63,7 +73,7 @@ final class MergeCommand implements Callable<Integer> {
       }
       refuseExpiring(firstPath, merged);
       for (Path path : inputs.subList(1, inputs.size())) {
-        FilterFile next = FilterFile.load(path, keyType, null, 1.5);
+        FilterFile next = new FilterLoader(io).keyType(keyType).writesBack().load(path);
         refuseExpiring(path, next);
         checkCompatible(firstPath, merged, path, next);
         if (merged.kind == FilterType.COUNTING) {
@@ -72,9 +82,8 @@ final class MergeCommand implements Callable<Integer> {
           merged.standard().merge(next.standard());
         }
       }
-      FilterFiles.save(dest, io, merged.filter::writeTo);
-      FilterFiles.summary(dest, io).println("merged " + Fmt.plural(inputs.size(), "filter") + " into " + output
-          + ": " + merged.shape());
+      FilterFiles.save(dest, io, merged.filter::writeTo, "merged " + Fmt.plural(inputs.size(), "filter") + " into "
+          + output + ": " + merged.shape());
       merged.warnIfOverfilled(io.err(), output);
     }
     return 0;

@@ -47,7 +47,7 @@ final class QueryCommand implements Callable<Integer> {
   @Spec
   private CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to query.")
+  @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to query, or - for standard input.")
   private Path file;
 
   @Parameters(index = "1..*", arity = "0..*", paramLabel = "KEY", description = "Keys to look up.")
@@ -83,9 +83,13 @@ final class QueryCommand implements Callable<Integer> {
     if (quiet && absentOnly) {
       throw new ParameterException(spec.commandLine(), "--quiet and --absent cannot be combined");
     }
+    if (FilterInput.STDIN.equals(file.toString()) && KeyInput.STDIN.equals(input)) {
+      throw new ParameterException(spec.commandLine(), "FILE and --input cannot both be - (standard input is "
+          + "read once): give the keys as arguments or in a file");
+    }
     KeyArguments.checkDecoded(spec, keys);
     CliStreams io = parent.streams();
-    FilterFile filter = FilterFile.load(file, keyType, io.err(), 1.5);
+    FilterFile filter = new FilterLoader(io).keyType(keyType).noteVersion1().load(file);
     List<Object> items = KeyArguments.parse(spec, keys, filter.codec);
     PrintWriter out = io.out();
     boolean[] sawAbsent = {false};

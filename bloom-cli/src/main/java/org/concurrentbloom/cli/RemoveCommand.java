@@ -51,7 +51,8 @@ final class RemoveCommand implements Callable<Integer> {
   private String input;
 
   @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", converter = KeyTypeOption.class,
-      description = "The keys' type (" + KeyCodec.NAMES + "), for a file that does not record it.")
+      description = "The keys' type (" + KeyCodec.NAMES + "): for a file of a program's own funnel (key "
+          + "type custom); must match the type a file records, and be string for format version 1.")
   private KeyCodec keyType;
 
   @Override
@@ -64,7 +65,7 @@ final class RemoveCommand implements Callable<Integer> {
     CliStreams io = parent.streams();
     Destination dest = FilterFiles.updatable(file);
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
-      FilterFile loaded = FilterFile.load(dest.path(), keyType, io.err(), 1.5);
+      FilterFile loaded = new FilterLoader(io).keyType(keyType).noteVersion1().writesBack().load(dest.path());
       if (loaded.kind != FilterType.COUNTING) {
         throw new CliException("cannot remove keys from " + file + ": it is " + FileHeader.withArticle(loaded.kind)
             + ", and only counting filters (bloom create --counting) can remove keys; in a filter of bits "
@@ -80,12 +81,14 @@ final class RemoveCommand implements Callable<Integer> {
       if (input != null) {
         new KeyInput(io, true).forEach(input, key -> remove(filter, loaded.codec.parse(key), key, out, tally));
       }
-      if (tally[0] > 0) {
-        FilterFiles.save(dest, io, filter::writeTo);
-      }
-      out.println("removed " + Fmt.count(tally[0]) + " of " + Fmt.keys(tally[0] + tally[1]) + " from " + file
+      String summary = "removed " + Fmt.count(tally[0]) + " of " + Fmt.keys(tally[0] + tally[1]) + " from " + file
           + (tally[1] == 0 ? "" : " (" + Fmt.count(tally[1]) + " definitely not in it, listed above)") + ": "
-          + loaded.shape());
+          + loaded.shape();
+      if (tally[0] > 0) {
+        FilterFiles.save(dest, io, filter::writeTo, summary); // the lines above are flushed before the commit
+      } else {
+        out.println(summary);
+      }
     }
     return 0;
   }
