@@ -80,7 +80,8 @@ import picocli.CommandLine.Spec;
     footer = {"", "Exit status: 0 on success, 1 if the command failed, 2 on a usage error (query --quiet: "
         + "0 if every key may be present, 1 if any is definitely absent, 2 on any error). A write "
         + "error on standard output fails the command; a closed pipe (bloom query ... | head) stops "
-        + "it at once with status 141, as SIGPIPE would."})
+        + "it at once with status 141, as SIGPIPE would. An update that exits with 1 or 141 has left its "
+        + "file unchanged."})
 public final class BloomCli implements Runnable {
   /** Exit code of a command that was used correctly but failed. */
   public static final int EXIT_FAILURE = 1;
