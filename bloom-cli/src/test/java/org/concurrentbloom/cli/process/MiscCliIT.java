@@ -1,0 +1,49 @@
+package org.concurrentbloom.cli.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 23, points 8 and 9a, through the launcher: --version on every subcommand, the window's real
+ * limit, no doubled "Error:", import of a file of ours, the truncated file's message, a first build
+ * that writes no terminal escapes, and scalable filters with blocked layers.
+ */
+class MiscCliIT {
+  /** The commands below the root, each of which lists -V, --version in its help. */
+  private static final List<String> SUBCOMMANDS = List.of("create", "add", "query", "remove", "info", "merge",
+      "import", "export", "demo", "bench", "demo signup");
+
+  @TempDir
+  Path dir;
+
+  // ---------------------------------------------------------------- 8a
+
+  /** Before: every subcommand printed nothing for -V and --version and exited 0. */
+  @Test
+  void everySubcommandPrintsTheVersion() {
+    String version = Bloom.run("--version").ok().out();
+    assertThat(version).startsWith("bloom ").contains("\nJava ");
+    for (String command : SUBCOMMANDS) {
+      assertThat(Bloom.run((command + " --help").split(" ")).ok().out()).as("bloom %s --help", command)
+          .contains("-V, --version");
+      for (String option : List.of("--version", "-V")) {
+        Bloom.Result r = Bloom.run((command + " " + option).split(" ")).ok();
+        assertThat(r.out()).as("bloom %s %s", command, option).isEqualTo(version);
+        assertThat(r.stderr()).as("bloom %s %s", command, option).isEmpty();
+      }
+    }
+  }
+}
