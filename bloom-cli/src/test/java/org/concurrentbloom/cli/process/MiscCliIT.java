@@ -46,4 +46,34 @@ class MiscCliIT {
       }
     }
   }
+
+  // ---------------------------------------------------------------- 8b
+
+  /** Before: "window must be at most 9223372036854775807 ms, was PT2562047788015200H", a limit of no use. */
+  @ParameterizedTest
+  @CsvSource({
+      "106751991167300d, 416999965d (36028797018963967 ms)",
+      "416999966d, 416999965d (36028797018963967 ms)",
+      "99999999999999999999d, 416999965d (36028797018963967 ms)",
+      "10007999172h, 10007999171h (36028797018963967 ms)",
+      "36028797018963968ms, 36028797018963967ms",
+      "PT2562047788015200H, PT10007999171H56M3.967S (36028797018963967 ms)"})
+  void aWindowPastTheLimitNamesTheRealLimitInTheUnitGiven(String window, String limit) {
+    Path f = dir.resolve("w.bloom");
+    Bloom.Result r = Bloom.run("create", "-n", "10", "-p", "0.01", "-o", f.toString(), "--window", window);
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.stderr()).isEqualTo("bloom: error: Invalid value for option '--window': window '" + window
+        + "' is too long: an expiring filter's window is at most " + limit + " (see 'bloom create --help')\n");
+    assertThat(f).doesNotExist();
+  }
+
+  /** The limit named is the real one: a window of exactly that many days (or ms) is taken. */
+  @ParameterizedTest
+  @ValueSource(strings = {"416999965d", "36028797018963967ms"})
+  void theLongestWindowNamedIsTaken(String window) {
+    Path f = dir.resolve("w.bloom");
+    Bloom.run("create", "-n", "10", "-p", "0.01", "-o", f.toString(), "--window", window).ok();
+    Bloom.run("add", f.toString(), "k").ok();
+    assertThat(Bloom.run("query", f.toString(), "k").ok().out()).isEqualTo("k\tmaybe\n");
+  }
 }
