@@ -76,4 +76,17 @@ class MiscCliIT {
     Bloom.run("add", f.toString(), "k").ok();
     assertThat(Bloom.run("query", f.toString(), "k").ok().out()).isEqualTo("k\tmaybe\n");
   }
+
+  // ---------------------------------------------------------------- 8c
+
+  /** Before: "bloom: error: Error: --counting, --scalable are mutually exclusive (specify only one)". */
+  @ParameterizedTest
+  @CsvSource({"--counting, --scalable", "--guava, --counting", "--scalable, --guava"})
+  void exclusiveOptionsAreReportedWithoutASecondError(String first, String second) {
+    Bloom.Result r = Bloom.run("create", "-n", "10", "-p", "0.01", "-o", dir.resolve("x.bloom").toString(), first,
+        second);
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.stderr()).startsWith("bloom: error: ").doesNotContain("Error:").contains("mutually exclusive")
+        .endsWith(" (see 'bloom create --help')\n").hasLineCount(1);
+  }
 }
