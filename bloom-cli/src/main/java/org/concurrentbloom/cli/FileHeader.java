@@ -15,7 +15,7 @@ import org.concurrentbloom.KeyType;
  * {@code BloomFilter.writeTo} output, which gets a pointer to {@code bloom import --guava}.
  */
 record FileHeader(int version, FilterType kind, KeyType keyType) {
-  private static final int MAGIC = 0x43424C4D; // "CBLM"
+  static final int MAGIC = 0x43424C4D; // "CBLM"
 
   /**
    * The header of {@code path}, or null if the file does not start like a concurrent-bloom filter of a

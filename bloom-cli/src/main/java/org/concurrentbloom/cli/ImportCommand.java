@@ -49,7 +49,8 @@ final class ImportCommand implements Callable<Integer> {
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
     MemoryCheck.require((long) (1.5 * FilterFile.fileSize(in)), "loading " + in);
-    BloomFilter<Object> filter = FilterFile.readAll(in, stream -> GuavaInterop.readFrom(stream, keyType.funnel()));
+    BloomFilter<Object> filter = FilterFile.readAll(in, stream -> GuavaInterop.readFrom(
+        GuavaFiles.notOurs(stream, "it needs no import, every bloom command reads it as it is"), keyType.funnel()));
     Destination dest = FilterFiles.destination(output);
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
       FilterFiles.save(dest, io, filter::writeTo);

@@ -89,4 +89,28 @@ class MiscCliIT {
     assertThat(r.stderr()).startsWith("bloom: error: ").doesNotContain("Error:").contains("mutually exclusive")
         .endsWith(" (see 'bloom create --help')\n").hasLineCount(1);
   }
+
+  // ---------------------------------------------------------------- 8d
+
+  /** Before: "unsupported Guava strategy ordinal 67; only 1 (MURMUR128_MITZ_64) and 0 ... are supported". */
+  @ParameterizedTest
+  @ValueSource(strings = {"standard", "blocked", "guava", "counting", "scalable"})
+  void importingOneOfOurFilesSaysItNeedsNoImport(String type) {
+    Path ours = dir.resolve(type + ".bloom");
+    String[] create = {"create", "-n", "1000", "-p", "0.01", "-o", ours.toString()};
+    Bloom.run(type.equals("standard") ? create : concat(create, "--" + type)).ok();
+    Path out = dir.resolve("imported.bloom");
+    Bloom.Result r = Bloom.run("import", "--guava", ours.toString(), "-o", out.toString());
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.stderr()).isEqualTo("bloom: error: cannot load filter " + ours + ": it is already a concurrent-bloom "
+        + "filter file (it starts with CBLM), not one written by Guava: it needs no import, every bloom command "
+        + "reads it as it is\n");
+    assertThat(out).doesNotExist();
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] all = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
 }
