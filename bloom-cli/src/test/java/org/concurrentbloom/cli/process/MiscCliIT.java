@@ -108,6 +108,27 @@ class MiscCliIT {
     assertThat(out).doesNotExist();
   }
 
+  // ---------------------------------------------------------------- 8e
+
+  /** Before: "truncated filter: the stream ended after 48 of 8192 bytes of the payload word 0 of 14977". */
+  @Test
+  void aTruncatedFileSaysHowMuchOfTheBitArrayItHolds() throws IOException {
+    Path f = dir.resolve("t.bloom");
+    Bloom.run("create", "-n", "100000", "-p", "0.01", "-o", f.toString()).ok();
+    byte[] whole = Files.readAllBytes(f);
+    long bitArrayBytes = whole.length - 52L - 4; // the header, the bit array, the CRC32C trailer
+    Files.write(f, Arrays.copyOf(whole, 52 + 48));
+    for (String command : List.of("query", "add")) {
+      Bloom.Result r = Bloom.run(command, f.toString(), "k");
+      assertThat(r.exitCode()).isEqualTo(1);
+      assertThat(r.stderr()).isEqualTo("bloom: error: cannot load filter " + f + ": truncated filter: it ends after "
+          + "48 bytes of the bit array, which the header says holds " + bitArrayBytes + " bytes\n");
+    }
+    Files.write(f, Arrays.copyOf(whole, 30));
+    assertThat(Bloom.run("info", f.toString()).stderr()).isEqualTo("bloom: error: cannot load filter " + f
+        + ": truncated filter: it ends after 30 of the 52 bytes of the header\n");
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] all = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);
