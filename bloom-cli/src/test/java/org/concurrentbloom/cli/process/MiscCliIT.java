@@ -129,6 +129,67 @@ class MiscCliIT {
         + ": truncated filter: it ends after 30 of the 52 bytes of the header\n");
   }
 
+  // ---------------------------------------------------------------- 8f
+
+  /**
+   * The launcher's first build, in a copy of it whose checkout has no jar, with a fake {@code mvn} on the
+   * PATH that writes what Maven 3.8's Jansi writes (a colour reset ESC[0m on both streams, twice) and a
+   * coloured line, then puts the real jar in place. Nothing with an escape reaches the launcher's
+   * standard error; the Maven text does; Jansi is told not to reset; a failed build still fails. Before:
+   * the launcher passed all of it through ("^[[0m^[[0m^[[0m^[[0m" on a first {@code ./bloom --version}).
+   */
+  @Test
+  void theFirstBuildWritesNoTerminalEscapesToStandardError() throws IOException {
+    Path root = dir.resolve("checkout");
+    for (String module : List.of("bloom-core", "bloom-guard", "bloom-cli")) {
+      Files.createDirectories(root.resolve(module).resolve("src/main"));
+      Files.writeString(root.resolve(module).resolve("pom.xml"), "<project/>\n");
+    }
+    Files.writeString(root.resolve("pom.xml"), "<project/>\n");
+    Path launcher = Files.copy(Bloom.LAUNCHER, root.resolve("bloom"));
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path log = dir.resolve("maven-opts.txt");
+    Path mvn = bin.resolve("mvn");
+    Files.writeString(mvn, """
+        #!/usr/bin/env bash
+        printf '%s\\n' "${MAVEN_OPTS:-}" > "$FAKE_MAVEN_LOG"
+        printf '\\033[0m\\033[0m'; printf '\\033[0m\\033[0m' >&2
+        printf '\\033[1;33m[WARNING]\\033[m a warning of the build\\n' >&2
+        if [ -n "${FAKE_MAVEN_FAILS:-}" ]; then printf '[ERROR] it failed\\n'; exit 1; fi
+        mkdir -p bloom-cli/target && cp "$FAKE_MAVEN_JAR" bloom-cli/target/bloom-cli.jar
+        printf '\\033[0m\\033[0m'; printf '\\033[0m\\033[0m' >&2
+        """);
+    Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+    ProcessBuilder failing = firstBuild(launcher, bin, log);
+    failing.environment().put("FAKE_MAVEN_FAILS", "1");
+    Bloom.Result failed = Bloom.run(failing, new byte[0]);
+    assertThat(failed.exitCode()).isEqualTo(1);
+    assertThat(failed.stderr()).doesNotContain("\u001b").contains("[WARNING] a warning of the build\n")
+        .contains("[ERROR] it failed\n").endsWith("bloom: error: the build failed (see the Maven output above)\n");
+    assertThat(failed.stdout()).isEmpty();
+
+    Bloom.Result built = Bloom.run(firstBuild(launcher, bin, log), new byte[0]).ok();
+    assertThat(built.out()).startsWith("bloom ");
+    assertThat(built.stderr()).doesNotContain("\u001b")
+        .isEqualTo("bloom: building " + root.toRealPath().resolve("bloom-cli/target/bloom-cli.jar") + " ...\n"
+            + "[WARNING] a warning of the build\n");
+    assertThat(Files.readString(log, StandardCharsets.UTF_8)).contains("-Djansi.noreset=true");
+  }
+
+  /** {@code bloom --version} by the launcher copy, building its jar with the fake {@code mvn}. */
+  private static ProcessBuilder firstBuild(Path launcher, Path bin, Path log) {
+    ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "--version");
+    Map<String, String> env = pb.environment();
+    env.remove("BLOOM_JAR");
+    env.remove("BLOOM_JAVA_OPTS");
+    env.remove("MAVEN_OPTS");
+    env.put("PATH", bin + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
+    env.put("FAKE_MAVEN_LOG", log.toString());
+    env.put("FAKE_MAVEN_JAR", Bloom.JAR.toString());
+    return pb;
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] all = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);
