@@ -190,6 +190,62 @@ class MiscCliIT {
     return pb;
   }
 
+  // ---------------------------------------------------------------- 9a
+
+  /** Before: "bloom: error: Error: --blocked, --scalable are mutually exclusive (specify only one)". */
+  @Test
+  void aScalableFilterWithBlockedLayers() throws IOException {
+    List<String> first = Bloom.keys("a", 3_000);
+    List<String> second = Bloom.keys("b", 3_000);
+    List<String> never = Bloom.keys("never", 3_000);
+    Path firstKeys = Bloom.keysFile(dir.resolve("first.txt"), first);
+    Path secondKeys = Bloom.keysFile(dir.resolve("second.txt"), second);
+    Path neverKeys = Bloom.keysFile(dir.resolve("never.txt"), never);
+    Path f = dir.resolve("sb.bloom");
+
+    Bloom.Result created = Bloom.run("create", "--scalable", "--blocked", "--initial", "1000", "-p", "0.01", "-o",
+        f.toString(), "--input", firstKeys.toString()).ok();
+    assertThat(created.out()).startsWith("created " + f + ": 3,000 keys read, scalable filter of UTF-8 strings, ")
+        .contains(" blocked layers, ");
+    Bloom.run("add", f.toString(), "--input", secondKeys.toString()).ok();
+    assertThat(Bloom.absent(f, firstKeys)).isEmpty();
+    assertThat(Bloom.absent(f, secondKeys)).isEmpty();
+    int falsePositives = never.size() - Bloom.absent(f, neverKeys).size();
+    assertThat(falsePositives).as("false positives of 3,000 at p = 1%%: mean under 30").isLessThan(75);
+
+    String info = Bloom.run("info", f.toString()).ok().out();
+    assertThat(info).contains("type:                   scalable Bloom filter\n")
+        .contains("hash strategy:          5 (XXH3_64_BLOCKED)\n").containsPattern("layers: +[0-9]+ \\(blocked\\)\n");
+
+    // As for every scalable filter: merging would overfill the layers.
+    Bloom.Result merge = Bloom.run("merge", "-o", dir.resolve("m.bloom").toString(), f.toString(), f.toString());
+    assertThat(merge.exitCode()).isEqualTo(1);
+    assertThat(merge.stderr()).contains("scalable filters cannot be merged");
+
+    Path murmur = dir.resolve("murmur.bloom");
+    Bloom.run("create", "--scalable", "--blocked", "--hash-strategy", "murmur3", "-p", "0.01", "-o",
+        murmur.toString(), "--input", firstKeys.toString()).ok();
+    assertThat(Bloom.run("info", murmur.toString()).ok().out()).contains("hash strategy:          2 (MURMUR3_128_BLOCKED)");
+    assertThat(Bloom.absent(murmur, firstKeys)).isEmpty();
+
+    Bloom.Result standardStrategy = Bloom.run("create", "--scalable", "--blocked", "--hash-strategy", "4", "-p", "0.01",
+        "-o", dir.resolve("x.bloom").toString());
+    assertThat(standardStrategy.exitCode()).isEqualTo(2);
+    assertThat(standardStrategy.stderr()).contains("--hash-strategy 4 (XXH3_64_ENHANCED_DOUBLE) is not for blocked "
+        + "filters: they take 5 (XXH3_64_BLOCKED) or 2 (MURMUR3_128_BLOCKED)");
+  }
+
+  /** --blocked goes with standard and scalable filters only; the message names both options. */
+  @ParameterizedTest
+  @ValueSource(strings = {"--guava", "--counting"})
+  void blockedIsRefusedWithTheOtherTypes(String other) {
+    Bloom.Result r = Bloom.run("create", "-n", "10", "-p", "0.01", "-o", dir.resolve("x.bloom").toString(),
+        "--blocked", other);
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.stderr()).isEqualTo("bloom: error: --blocked cannot be combined with " + other + ": blocked is a "
+        + "layout of standard filters and of --scalable filters' layers only (see 'bloom create --help')\n");
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] all = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);
