@@ -40,7 +40,8 @@ record FileHeader(int version, FilterType kind, KeyType keyType) {
       if (looksLikeGuava(head, size)) {
         throw new CliException("cannot load filter " + path + ": it looks like a file written by Guava's "
             + "BloomFilter.writeTo, not a concurrent-bloom filter; convert it with 'bloom import --guava " + path
-            + " -o NEW' (with --key-type if its funnel was not Funnels.stringFunnel(UTF_8))");
+            + " -o NEW', or query it as it is with 'bloom query --guava " + path + " KEY...' (either with --key-type "
+            + "if its funnel was not Funnels.stringFunnel(UTF_8))");
       }
       return null;
     }

@@ -4,14 +4,32 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import org.concurrentbloom.BloomFilter;
+import org.concurrentbloom.FilterType;
+import org.concurrentbloom.GuavaInterop;
 
 /**
- * Files written by Guava's {@code BloomFilter.writeTo}, which {@code bloom import --guava} converts.
- * Guava's bytes record neither a magic nor the funnel, so the user says what the funnel was
- * ({@code --key-type}).
+ * Files written by Guava's {@code BloomFilter.writeTo}: {@code bloom import --guava} converts them and
+ * {@code bloom query --guava} answers from them as they are. Guava's bytes record neither a magic nor
+ * the funnel, so the user says what the funnel was ({@code --key-type}).
  */
 final class GuavaFiles {
   private GuavaFiles() {}
+
+  /**
+   * The filter in the Guava file {@code path}, of either of Guava's strategies, hashing keys as
+   * {@code codec}: it answers exactly as Guava's {@code mightContain} with the matching funnel.
+   *
+   * @param instead what to do when the file is a concurrent-bloom filter file instead, for the message
+   * @throws CliException if the file cannot be read, is not Guava's, or does not fit in the heap
+   */
+  static FilterFile load(Path path, KeyCodec codec, String instead) throws CliException {
+    MemoryCheck.require((long) (1.5 * FilterFile.fileSize(path)), "loading " + path);
+    BloomFilter<Object> filter =
+        FilterFile.readAll(path, stream -> GuavaInterop.readFrom(notOurs(stream, instead), codec.funnel()));
+    return new FilterFile(FilterType.GUAVA, codec, codec.keyType, filter);
+  }
 
   /**
    * {@code stream}, unread, unless it starts like a concurrent-bloom filter file (magic "CBLM"), which
