@@ -33,7 +33,7 @@ final class CountingFormat {
     FilterFormat.checkKeyType(h.keyType(), funnel);
     long m = h.bits();
     int wordCount = CounterWords.wordsFor(m);
-    long[] words = FilterFormat.readPayload(in, wordCount, crc);
+    long[] words = FilterFormat.readPayload(in, wordCount, crc, "counter array");
     int tailCounters = (int) (m & 15);
     // The tail nibbles count as zero counters in the statistics, so a file must keep them 0.
     if (tailCounters != 0 && (words[wordCount - 1] >>> (4 * tailCounters)) != 0) {

@@ -55,6 +55,12 @@ import java.util.Objects;
  * @param <T> the type of item
  */
 public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
+  /**
+   * The longest {@linkplain Builder#window window} a filter takes: 2^55 − 1 ms, (2^63 − 1) / 256 rounded
+   * down, 36,028,797,018,963,967 ms (about 417 million days), so that its slot numbers fit the file format.
+   */
+  public static final Duration MAX_WINDOW = Duration.ofMillis(ExpiringPlan.MAX_WINDOW_MILLIS);
+
   private final Funnel<? super T> funnel;
   private final ExpiringPlan plan;
   private final InstantSource clock;
@@ -93,7 +99,7 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
 
     /**
      * W: how long every add must be remembered. Required; a whole number of milliseconds, at least one
-     * second.
+     * second and at most {@link ExpiringBloomFilter#MAX_WINDOW}.
      */
     public Builder<T> window(Duration window) {
       Objects.requireNonNull(window, "window");

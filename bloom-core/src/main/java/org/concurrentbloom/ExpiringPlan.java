@@ -20,6 +20,12 @@ final class ExpiringPlan {
   static final int MAX_GENERATIONS = 64;
   /** The shortest window: shorter ones would make the whole-millisecond slots round retention far past 8/7. */
   static final long MIN_WINDOW_MILLIS = 1_000;
+  /**
+   * The longest window: (2^63 − 1) / 256 ms rounded down, 2^55 − 1 ms (about 417 million days). Slots are
+   * counted from the filter's origin, and a longer window could not hold two of them in a long
+   * (docs/FORMAT.md, type 6).
+   */
+  static final long MAX_WINDOW_MILLIS = Long.MAX_VALUE / (4L * MAX_GENERATIONS);
   /** Slot numbers stay below 2^55 so that the state word can hold one with its phase (see ExpiringGenerations). */
   static final long MAX_SLOT = (1L << 55) - 1;
 
@@ -93,10 +99,8 @@ final class ExpiringPlan {
     if (millis < MIN_WINDOW_MILLIS) {
       throw new IllegalArgumentException("window must be at least " + MIN_WINDOW_MILLIS + " ms, was " + millis + " ms");
     }
-    // Slots are counted from the filter's origin; a window this long could not hold two of them in a long.
-    if (millis > Long.MAX_VALUE / (4L * MAX_GENERATIONS)) {
-      throw new IllegalArgumentException("window must be at most " + Long.MAX_VALUE / (4L * MAX_GENERATIONS)
-          + " ms, was " + millis + " ms");
+    if (millis > MAX_WINDOW_MILLIS) {
+      throw new IllegalArgumentException("window must be at most " + MAX_WINDOW_MILLIS + " ms, was " + millis + " ms");
     }
   }
 
@@ -105,8 +109,8 @@ final class ExpiringPlan {
     if (window.isNegative() || window.isZero()) {
       throw new IllegalArgumentException("window must be positive, was " + window);
     }
-    if (window.compareTo(Duration.ofMillis(Long.MAX_VALUE)) > 0) {
-      throw new IllegalArgumentException("window must be at most " + Long.MAX_VALUE + " ms, was " + window);
+    if (window.compareTo(Duration.ofMillis(MAX_WINDOW_MILLIS)) > 0) {
+      throw new IllegalArgumentException("window must be at most " + MAX_WINDOW_MILLIS + " ms, was " + window);
     }
     if (window.toNanosPart() % 1_000_000 != 0) {
       throw new IllegalArgumentException("window must be a whole number of milliseconds, was " + window);

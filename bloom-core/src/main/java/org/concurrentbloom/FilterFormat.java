@@ -51,6 +51,8 @@ final class FilterFormat {
   static final int VERSION_1 = 1;
   static final int HEADER_BYTES = 52;
   static final int TRAILER_BYTES = 4;
+  /** What most payloads are, for the message of one that ends early. */
+  static final String BIT_ARRAY = "bit array";
   /** The first read of the payload allocates at most this many words (512 KiB). */
   private static final int FIRST_ALLOCATION_WORDS = 1 << 16;
   private static final int IO_BUFFER_BYTES = 1 << 13;
@@ -148,7 +150,12 @@ final class FilterFormat {
 
   /** Reads the payload of {@code wordCount} words and the CRC32C trailer, and checks the checksum. */
   static long[] readPayload(InputStream in, int wordCount, CRC32C crc) throws IOException {
-    long[] words = readWords(in, wordCount, crc);
+    return readPayload(in, wordCount, crc, BIT_ARRAY);
+  }
+
+  /** As {@link #readPayload(InputStream, int, CRC32C)}, naming the payload {@code what} if it ends early. */
+  static long[] readPayload(InputStream in, int wordCount, CRC32C crc, String what) throws IOException {
+    long[] words = readWords(in, wordCount, crc, what);
     checkTrailer(in, (int) crc.getValue());
     return words;
   }
@@ -169,13 +176,25 @@ final class FilterFormat {
    * array grows by doubling as bytes arrive, so a stream shorter than it claims allocates little.
    */
   static long[] readWords(InputStream in, int wordCount, CRC32C crc) throws IOException {
+    return readWords(in, wordCount, crc, BIT_ARRAY);
+  }
+
+  /**
+   * As {@link #readWords(InputStream, int, CRC32C)}; a stream that ends early is "truncated", with how
+   * many bytes of {@code what} (the bit array, the counter array) it held and how many the header declared.
+   */
+  static long[] readWords(InputStream in, int wordCount, CRC32C crc, String what) throws IOException {
     long[] words = new long[Math.min(wordCount, FIRST_ALLOCATION_WORDS)];
     byte[] buffer = new byte[IO_BUFFER_BYTES];
     ByteBuffer view = ByteBuffer.wrap(buffer);
     int w = 0;
     while (w < wordCount) {
       int n = Math.min(wordCount - w, IO_BUFFER_BYTES / 8);
-      readFully(in, buffer, 0, n * 8, "payload word " + w + " of " + wordCount);
+      int got = readUpTo(in, buffer, n * 8);
+      if (got < n * 8) {
+        throw new IOException("truncated filter: it ends after " + (8L * w + got) + " bytes of the " + what
+            + ", which the header says holds " + 8L * wordCount + " bytes");
+      }
       if (crc != null) {
         crc.update(buffer, 0, n * 8);
       }
@@ -336,14 +355,7 @@ final class FilterFormat {
    */
   static byte[] readHeaderBytes(InputStream in, int length, String what) throws IOException {
     byte[] bytes = new byte[length];
-    int done = 0;
-    while (done < length) {
-      int r = in.read(bytes, done, length - done);
-      if (r < 0) {
-        break;
-      }
-      done += r;
-    }
+    int done = readUpTo(in, bytes, length);
     if (done == 0) {
       throw new IOException("not a concurrent-bloom filter: the stream is empty");
     }
@@ -354,8 +366,7 @@ final class FilterFormat {
       return bytes; // readVersion names the wrong magic
     }
     if (done < length) {
-      throw new IOException("truncated filter: the stream ended after " + done + " of " + length
-          + " bytes of the " + what);
+      throw truncated(done, length, what);
     }
     return bytes;
   }
@@ -365,10 +376,27 @@ final class FilterFormat {
     while (done < len) {
       int r = in.read(buf, off + done, len - done);
       if (r < 0) {
-        throw new IOException("truncated filter: the stream ended after " + done + " of " + len
-            + " bytes of the " + what);
+        throw truncated(done, len, what);
       }
       done += r;
     }
+  }
+
+  /** "truncated filter: it ends after 3 of the 48 bytes of the header". */
+  private static IOException truncated(int done, int length, String what) {
+    return new IOException("truncated filter: it ends after " + done + " of the " + length + " bytes of the " + what);
+  }
+
+  /** Reads into {@code buf[0, len)} until it is full or the stream ends; returns the bytes read. */
+  private static int readUpTo(InputStream in, byte[] buf, int len) throws IOException {
+    int done = 0;
+    while (done < len) {
+      int r = in.read(buf, done, len - done);
+      if (r < 0) {
+        break;
+      }
+      done += r;
+    }
+    return done;
   }
 }

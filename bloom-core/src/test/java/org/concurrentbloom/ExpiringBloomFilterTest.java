@@ -334,6 +334,15 @@ class ExpiringBloomFilterTest {
       assertThatThrownBy(() -> b.window(bad)).as("%s", bad).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("window").hasMessageContaining("was ");
     }
+    // Past the limit, whether or not a long of milliseconds holds the window, the message names the limit.
+    assertThat(ExpiringBloomFilter.MAX_WINDOW).isEqualTo(Duration.ofMillis((1L << 55) - 1));
+    ExpiringBloomFilter.Builder<Long> longest = ExpiringBloomFilter.builder(Funnels.longFunnel())
+        .window(ExpiringBloomFilter.MAX_WINDOW);
+    for (Duration longer : new Duration[] {
+        ExpiringBloomFilter.MAX_WINDOW.plusMillis(1), Duration.ofDays(106_751_991_167_300L)}) {
+      assertThatThrownBy(() -> longest.window(longer)).as("%s", longer).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("window must be at most 36028797018963967 ms, was " + longer);
+    }
     assertThatThrownBy(() -> b.expectedInsertionsPerWindow(0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("expectedInsertionsPerWindow must be >= 1, was 0");
     assertThatThrownBy(() -> b.fpp(1.0)).isInstanceOf(IllegalArgumentException.class)

@@ -133,6 +133,31 @@ class FilterFormatRejectionTest {
   }
 
   @Test
+  void aTruncatedPayloadSaysHowMuchOfItThereIsAndHowMuchTheHeaderDeclares() throws IOException {
+    BloomFilter<CharSequence> f = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(100_000).build();
+    byte[] whole = FilterFormatGoldenTest.bytesOf(f);
+    long payload = 8 * ((f.bitSize() + 63) / 64);
+    // the 52-byte header and 48 bytes of the payload: the first read of a word buffer comes up short
+    assertThatThrownBy(() -> load(Arrays.copyOf(whole, 100))).isInstanceOf(IOException.class)
+        .hasMessage("truncated filter: it ends after 48 bytes of the bit array, which the header says holds "
+            + payload + " bytes");
+    // past the first buffer: the count is of the whole array so far, not of one read
+    assertThatThrownBy(() -> load(Arrays.copyOf(whole, 52 + 70_001))).isInstanceOf(IOException.class)
+        .hasMessage("truncated filter: it ends after 70001 bytes of the bit array, which the header says holds "
+            + payload + " bytes");
+    assertThatThrownBy(() -> load(Arrays.copyOf(whole, 20))).isInstanceOf(IOException.class)
+        .hasMessage("truncated filter: it ends after 20 of the 52 bytes of the header");
+    CountingBloomFilter<CharSequence> c = CountingBloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(1000)
+        .build();
+    java.io.ByteArrayOutputStream counting = new java.io.ByteArrayOutputStream();
+    c.writeTo(counting);
+    assertThatThrownBy(() -> CountingBloomFilter.readFrom(
+        new ByteArrayInputStream(Arrays.copyOf(counting.toByteArray(), 60)), Funnels.stringFunnel()))
+        .isInstanceOf(IOException.class)
+        .hasMessageStartingWith("truncated filter: it ends after 8 bytes of the counter array, which the header");
+  }
+
+  @Test
   void anyFlippedBitIsCaught() throws IOException {
     byte[] b = valid();
     for (int bit = 0; bit < b.length * 8; bit++) {

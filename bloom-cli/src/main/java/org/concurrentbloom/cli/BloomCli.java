@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -135,6 +136,7 @@ public final class BloomCli implements Runnable {
         1 << 16), false);
     CliStreams streams = new CliStreams(out, stdout, err, in, stderrTerminal, stdoutTerminal);
     CommandLine cli = new CommandLine(new BloomCli(streams));
+    shareVersion(cli, new VersionProvider());
     ErrorReporter reporter = new ErrorReporter(err);
     CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
     cli.registerConverter(java.nio.file.Path.class, new PathArgument());
@@ -166,5 +168,16 @@ public final class BloomCli implements Runnable {
       err.flush();
     }
     return code;
+  }
+
+  /**
+   * Gives every subcommand, at any depth, the root's version provider: each lists -V/--version (through
+   * mixinStandardHelpOptions), and without a provider picocli would print nothing for it.
+   */
+  private static void shareVersion(CommandLine command, IVersionProvider provider) {
+    for (CommandLine sub : command.getSubcommands().values()) {
+      sub.getCommandSpec().versionProvider(provider);
+      shareVersion(sub, provider);
+    }
   }
 }

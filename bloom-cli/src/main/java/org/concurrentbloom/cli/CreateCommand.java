@@ -36,13 +36,15 @@ import picocli.CommandLine.Spec;
             + "percent larger), --guava (Guava's layout: bloom export --guava writes it for Guava), "
             + "--counting (4-bit counters, 4x the memory: bloom remove can take keys out), --scalable "
             + "(grows layer by layer as keys come, keeping the false-positive rate below P; --initial "
-            + "sets the first layer's capacity), --window W (expiring: remembers each key for W and "
-            + "forgets it soon after; N is the keys per window, --generations sets how soon).",
+            + "sets the first layer's capacity; with --blocked its layers are blocked), --window W "
+            + "(expiring: remembers each key for W and forgets it soon after; N is the keys per window, "
+            + "--generations sets how soon).",
         "",
         "Hash strategy: new filters hash keys with XXH3-64 (strategy 4; 5 for --blocked), which releases "
             + "before it cannot read; --hash-strategy murmur3 writes MurmurHash3 (strategy 1; 2 for "
             + "--blocked) as they did, for standard, blocked, scalable and counting filters alike. "
-            + "Guava-compatible filters always use Guava's (3); expiring ones XXH3-64 (4)."})
+            + "Guava-compatible filters always use Guava's (3); expiring ones XXH3-64 (4). A scalable "
+            + "filter's layers take the strategies of their layout."})
 final class CreateCommand implements Callable<Integer> {
   private static final double SCALABLE_FIRST_LAYER_SHARE = 1 - ScalableBloomFilter.Builder.DEFAULT_TIGHTENING_RATIO;
 
@@ -66,14 +68,15 @@ final class CreateCommand implements Callable<Integer> {
       description = "The filter file to write, or - for standard output.")
   private Path output;
 
+  @Option(names = "--blocked",
+      description = "The cache-blocked layout: one memory access per query, a few percent more bits; with "
+          + "--scalable, for every layer.")
+  private boolean blocked;
+
   @ArgGroup(exclusive = true)
   private TypeChoice type = new TypeChoice();
 
   static final class TypeChoice {
-    @Option(names = "--blocked",
-        description = "The cache-blocked layout: one memory access per query, a few percent more bits.")
-    boolean blocked;
-
     @Option(names = "--guava", description = "Guava's layout and sizing, for bloom export --guava.")
     boolean guava;
 
@@ -138,8 +141,13 @@ final class CreateCommand implements Callable<Integer> {
     if (expiring.generations != null && !expiring.requested()) {
       throw new ParameterException(spec.commandLine(), "--generations is for expiring filters (--window) only");
     }
+    if (blocked && (type.guava || type.counting)) {
+      throw new ParameterException(spec.commandLine(), "--blocked cannot be combined with "
+          + (type.guava ? "--guava" : "--counting") + ": blocked is a layout of standard filters and of --scalable "
+          + "filters' layers only");
+    }
     if (expiring.requested()) {
-      String other = type.blocked ? "--blocked" : type.guava ? "--guava" : type.counting ? "--counting"
+      String other = blocked ? "--blocked" : type.guava ? "--guava" : type.counting ? "--counting"
           : type.scalable ? "--scalable" : null;
       if (other != null) {
         throw new ParameterException(spec.commandLine(), "--window cannot be combined with " + other
@@ -147,20 +155,18 @@ final class CreateCommand implements Callable<Integer> {
       }
       return FilterType.EXPIRING;
     }
-    if (type.blocked) {
-      return FilterType.BLOCKED;
-    }
     if (type.guava) {
       return FilterType.GUAVA;
     }
     if (type.counting) {
       return FilterType.COUNTING;
     }
-    return type.scalable ? FilterType.SCALABLE : FilterType.STANDARD;
+    return type.scalable ? FilterType.SCALABLE : blocked ? FilterType.BLOCKED : FilterType.STANDARD;
   }
 
   /**
-   * The strategy {@code --hash-strategy} asks for, or null for the type's default.
+   * The strategy {@code --hash-strategy} asks for, or null for the type's default; for a scalable filter
+   * with blocked layers, a blocked one.
    *
    * @throws ParameterException (a usage error) if {@code kind} does not take it; the message names the
    *     value and the strategies the type takes
@@ -170,7 +176,7 @@ final class CreateCommand implements Callable<Integer> {
       return null;
     }
     try {
-      return hashStrategy.resolve(kind);
+      return hashStrategy.resolve(kind == FilterType.SCALABLE && blocked ? FilterType.BLOCKED : kind);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
@@ -189,8 +195,8 @@ final class CreateCommand implements Callable<Integer> {
     try {
       BloomFilter.Builder<Object> sized = BloomFilter.builder(funnel).expectedInsertions(n)
           .fpp(kind == FilterType.SCALABLE ? fpp * SCALABLE_FIRST_LAYER_SHARE : fpp);
-      if (kind == FilterType.BLOCKED) {
-        sized.blocked();
+      if (blocked) {
+        sized.blocked(); // a blocked filter, or the first layer of a scalable one with blocked layers
       } else if (kind == FilterType.GUAVA) {
         sized.guavaCompatible();
       }
@@ -226,6 +232,9 @@ final class CreateCommand implements Callable<Integer> {
 
   private ScalableBloomFilter<Object> scalable(Funnel<Object> funnel, long n, HashStrategy strategy) {
     ScalableBloomFilter.Builder<Object> b = ScalableBloomFilter.builder(funnel).initialCapacity(n).fpp(fpp);
+    if (blocked) {
+      b.blocked();
+    }
     return (strategy == null ? b : b.hashStrategy(strategy)).build();
   }
 }

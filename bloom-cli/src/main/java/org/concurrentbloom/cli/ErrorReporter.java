@@ -80,8 +80,17 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
   }
 
   private void print(String message) {
-    err.println("bloom: error: " + oneLine(message));
+    err.println("bloom: error: " + oneLine(withoutOwnPrefix(message)));
     err.flush();
+  }
+
+  /**
+   * The message without the "Error: " that picocli puts before some of its own (an exclusive or
+   * required group of options: "Error: --blocked, --scalable are mutually exclusive (specify only
+   * one)"), which the line's "bloom: error: " already says.
+   */
+  static String withoutOwnPrefix(String message) {
+    return message.strip().startsWith("Error: ") ? message.strip().substring("Error: ".length()) : message;
   }
 
   /** The message for an exception that escaped a command. */

@@ -11,7 +11,7 @@ import org.concurrentbloom.KeyType;
  * {@code BloomFilter.writeTo} output, which gets a pointer to {@code bloom import --guava}.
  */
 record FileHeader(int version, FilterType kind, KeyType keyType) {
-  private static final int MAGIC = 0x43424C4D; // "CBLM"
+  static final int MAGIC = 0x43424C4D; // "CBLM"
 
   /** How many bytes {@link #parse} looks at: the fixed header of a filter of types 1 to 4. */
   static final int PEEK_BYTES = 52;
@@ -33,7 +33,8 @@ record FileHeader(int version, FilterType kind, KeyType keyType) {
       if (looksLikeGuava(head, size)) {
         throw new CliException("cannot load filter " + source + ": it looks like a file written by Guava's "
             + "BloomFilter.writeTo, not a concurrent-bloom filter; convert it with 'bloom import --guava " + source
-            + " -o NEW' (with --key-type if its funnel was not Funnels.stringFunnel(UTF_8))");
+            + " -o NEW', or query it as it is with 'bloom query --guava " + source + " KEY...' (either with "
+            + "--key-type if its funnel was not Funnels.stringFunnel(UTF_8))");
       }
       return null;
     }

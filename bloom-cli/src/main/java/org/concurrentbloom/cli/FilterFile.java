@@ -102,8 +102,8 @@ final class FilterFile {
   String shape() {
     String cells = switch (kind) {
       case COUNTING -> "m=" + counting().counterCount() + " counters, k=" + counting().hashFunctions();
-      case SCALABLE -> scalable().layerCount() + (scalable().layerCount() == 1 ? " layer, " : " layers, ")
-          + filter.bitSize() + " bits";
+      case SCALABLE -> scalable().layerCount() + (scalable().layerType() == FilterType.BLOCKED ? " blocked" : "")
+          + (scalable().layerCount() == 1 ? " layer, " : " layers, ") + filter.bitSize() + " bits";
       case EXPIRING -> "window " + WindowOption.format(expiring().window()) + ", " + expiring().generationCount()
           + " generations of m=" + expiring().bitsPerGeneration() + " bits, k=" + expiring().hashFunctions();
       default -> "m=" + filter.bitSize() + " bits, k=" + standard().hashFunctions();

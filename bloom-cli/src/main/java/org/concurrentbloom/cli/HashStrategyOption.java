@@ -20,8 +20,8 @@ final class HashStrategyOption implements ITypeConverter<HashStrategyOption.Choi
   /** What the user asked for: a family (strategy null), or one strategy; {@code text} as given. */
   record Choice(String text, boolean xxh3, HashStrategy strategy) {
     /**
-     * The strategy a new filter of {@code kind} gets for this choice; a scalable filter's layers are
-     * standard ones.
+     * The strategy a new filter of {@code kind} gets for this choice; {@code SCALABLE} stands for
+     * standard layers (a caller whose scalable filter has blocked layers passes {@code BLOCKED}).
      *
      * @throws IllegalArgumentException if {@code kind} does not take it; the message names the value and
      *     the strategies the type takes

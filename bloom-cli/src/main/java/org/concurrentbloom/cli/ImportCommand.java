@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.FilterType;
 import org.concurrentbloom.GuavaInterop;
+import org.concurrentbloom.HashStrategy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,7 +24,9 @@ import picocli.CommandLine.ParentCommand;
             + "funnel: give --key-type for what the Guava funnel was (string for "
             + "Funnels.stringFunnel(UTF_8), the default; long for Funnels.longFunnel(); int for "
             + "Funnels.integerFunnel(); bytes for Funnels.byteArrayFunnel()); OUT records it. Nor does it "
-            + "record n, p or a count: OUT's are derived from its shape and bits."})
+            + "record n, p or a count: OUT's are derived from its shape and bits. A file of Guava's older "
+            + "strategy MURMUR128_MITZ_32 cannot be converted (the filter file format has no id for it): "
+            + "bloom query --guava answers from it as it is."})
 final class ImportCommand implements Callable<Integer> {
   @ParentCommand
   private BloomCli parent;
@@ -53,7 +56,13 @@ final class ImportCommand implements Callable<Integer> {
       if (input.size > 0) {
         MemoryCheck.require((long) (1.5 * input.size), "loading " + input.name);
       }
-      filter = input.readWhole(stream -> GuavaInterop.readFrom(stream, keyType.funnel()));
+      filter = input.readWhole(stream -> GuavaInterop.readFrom(
+          GuavaFiles.notOurs(stream, "it needs no import, every bloom command reads it as it is"), keyType.funnel()));
+    }
+    if (filter.hashStrategy() == HashStrategy.GUAVA_MURMUR128_MITZ_32) {
+      throw new CliException("cannot import " + in + ": it was written with Guava's older strategy MURMUR128_MITZ_32, "
+          + "which a filter file cannot hold; query it as it is with 'bloom query --guava "
+          + (keyType == KeyCodec.STRING ? "" : "--key-type " + keyType.cliName + " ") + in + " KEY...'");
     }
     Destination dest = FilterFiles.destination(output);
     FilterFile file = new FilterFile(FilterType.GUAVA, keyType, keyType.keyType, filter);

@@ -34,7 +34,13 @@ import picocli.CommandLine.Spec;
             + "that is not of that type is an error.",
         "An expiring filter (bloom create --window) answers by the wall clock: \"maybe\" for every key "
             + "added within its window, and \"no\" (up to false positives) for one last added longer ago "
-            + "than its max retention (bloom info prints both)."})
+            + "than its max retention (bloom info prints both).",
+        "With --guava, FILE is a file written by Guava's BloomFilter.writeTo, of either of Guava's "
+            + "strategies (MURMUR128_MITZ_64, or the older MURMUR128_MITZ_32, which bloom import --guava "
+            + "cannot convert), and each key is answered from its bytes as Guava's mightContain answers it. "
+            + "Guava's file does not record the funnel: give --key-type for what it was (string for "
+            + "Funnels.stringFunnel(UTF_8), the default; long for Funnels.longFunnel(); int for "
+            + "Funnels.integerFunnel(); bytes for Funnels.byteArrayFunnel())."})
 final class QueryCommand implements Callable<Integer> {
   static final String MAYBE = "maybe";
   static final String NO = "no";
@@ -67,8 +73,13 @@ final class QueryCommand implements Callable<Integer> {
 
   @Option(names = {"-k", "--key-type"}, paramLabel = "TYPE", converter = KeyTypeOption.class,
       description = "The keys' type (" + KeyCodec.NAMES + "): only for a file that does not record it "
-          + "(format version 1, or a program's own funnel); must match the one it records.")
+          + "(format version 1, or a program's own funnel); must match the one it records. With --guava, "
+          + "what Guava's funnel wrote (default string).")
   private KeyCodec keyType;
+
+  @Option(names = "--guava",
+      description = "FILE is in Guava's BloomFilter.writeTo format (either strategy): answer from it as it is.")
+  private boolean guava;
 
   /** Whether {@code --quiet} was given: failures then exit with 2, as 1 means "absent". */
   boolean quiet() {
@@ -89,7 +100,9 @@ final class QueryCommand implements Callable<Integer> {
     }
     KeyArguments.checkDecoded(spec, keys);
     CliStreams io = parent.streams();
-    FilterFile filter = new FilterLoader(io).keyType(keyType).noteVersion1().load(file);
+    FilterFile filter = guava
+        ? GuavaFiles.load(file, io, keyType == null ? KeyCodec.STRING : keyType, "query it without --guava")
+        : new FilterLoader(io).keyType(keyType).noteVersion1().load(file);
     List<Object> items = KeyArguments.parse(spec, keys, filter.codec);
     PrintWriter out = io.out();
     boolean[] sawAbsent = {false};

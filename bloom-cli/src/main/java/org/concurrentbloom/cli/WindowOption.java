@@ -4,14 +4,17 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.concurrentbloom.ExpiringBloomFilter;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
  * A {@code --window} value: a whole number and a unit ({@code 500ms}, {@code 90s}, {@code 15m},
- * {@code 24h}, {@code 7d}) or an ISO-8601 duration ({@code PT24H}, {@code P7D}). Only the syntax is
- * checked here; whether the length is one an expiring filter takes (positive, whole milliseconds, at
- * least a second) is the library's to say, so its message and this one never disagree.
+ * {@code 24h}, {@code 7d}) or an ISO-8601 duration ({@code PT24H}, {@code P7D}). The syntax is checked
+ * here, and so is the upper limit, {@link ExpiringBloomFilter#MAX_WINDOW}, so that a value too long for a
+ * {@link Duration} and one a little past the limit get the same message, naming the limit in the unit
+ * the user wrote. Whether a shorter length is one an expiring filter takes (positive, whole
+ * milliseconds, at least a second) is the library's to say, so its message and this one never disagree.
  */
 final class WindowOption implements ITypeConverter<WindowOption.Window> {
   /** The forms {@code --window} takes, for its description and messages. */
@@ -31,21 +34,23 @@ final class WindowOption implements ITypeConverter<WindowOption.Window> {
   /**
    * The length {@code text} denotes.
    *
-   * @throws TypeConversionException naming the value if it is in neither form or too long for a duration
+   * @throws TypeConversionException naming the value if it is in neither form, or longer than an
+   *     expiring filter's window can be
    */
   static Duration parse(String text) {
+    Duration length = length(text);
+    if (length.compareTo(ExpiringBloomFilter.MAX_WINDOW) > 0) {
+      throw tooLong(text);
+    }
+    return length;
+  }
+
+  private static Duration length(String text) {
     String v = text.strip();
     Matcher m = SHORT.matcher(v);
     try {
       if (m.matches()) {
-        long amount = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-          case "ms" -> Duration.ofMillis(amount);
-          case "s" -> Duration.ofSeconds(amount);
-          case "m" -> Duration.ofMinutes(amount);
-          case "h" -> Duration.ofHours(amount);
-          default -> Duration.ofDays(amount);
-        };
+        return Duration.ofMillis(unitMillis(m.group(2))).multipliedBy(Long.parseLong(m.group(1)));
       }
       // ISO-8601 starts with P, after an optional sign (a negative one is the library's to refuse)
       if (v.matches("[-+]?[Pp].+")) {
@@ -62,8 +67,33 @@ final class WindowOption implements ITypeConverter<WindowOption.Window> {
     throw new TypeConversionException("invalid window '" + text + "': use " + FORMS);
   }
 
+  private static long unitMillis(String unit) {
+    return switch (unit) {
+      case "ms" -> 1;
+      case "s" -> 1_000;
+      case "m" -> 60_000;
+      case "h" -> 3_600_000;
+      default -> 86_400_000;
+    };
+  }
+
   private static TypeConversionException tooLong(String text) {
-    return new TypeConversionException("window '" + text + "' is too long for a duration");
+    return new TypeConversionException("window '" + text + "' is too long: an expiring filter's window is at most "
+        + longest(text));
+  }
+
+  /**
+   * {@link ExpiringBloomFilter#MAX_WINDOW} in the unit of {@code text}, rounded down, then in milliseconds:
+   * "416999965d (36028797018963967 ms)"; for ISO-8601 text, in ISO-8601.
+   */
+  private static String longest(String text) {
+    long millis = ExpiringBloomFilter.MAX_WINDOW.toMillis();
+    Matcher m = SHORT.matcher(text.strip());
+    if (!m.matches()) {
+      return ExpiringBloomFilter.MAX_WINDOW + " (" + millis + " ms)";
+    }
+    String unit = m.group(2);
+    return unit.equals("ms") ? millis + "ms" : millis / unitMillis(unit) + unit + " (" + millis + " ms)";
   }
 
   /**

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import org.concurrentbloom.ExpiringBloomFilter;
+import org.concurrentbloom.Funnels;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,10 +29,35 @@ class WindowOptionTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"99999999999999999999d", "9999999999999999d", "PT99999999999999999999H"})
-  void aLengthNoDurationHoldsIsTooLong(String text) {
+  @CsvSource({
+      "99999999999999999999d, 416999965d (36028797018963967 ms)",
+      "9999999999999999d, 416999965d (36028797018963967 ms)",
+      "106751991167300d, 416999965d (36028797018963967 ms)",
+      "416999966d, 416999965d (36028797018963967 ms)",
+      "10007999172h, 10007999171h (36028797018963967 ms)",
+      "600479950317m, 600479950316m (36028797018963967 ms)",
+      "36028797018964s, 36028797018963s (36028797018963967 ms)",
+      "36028797018963968ms, 36028797018963967ms",
+      "PT99999999999999999999H, PT10007999171H56M3.967S (36028797018963967 ms)",
+      "PT10007999171H56M3.968S, PT10007999171H56M3.967S (36028797018963967 ms)"})
+  void aLengthPastTheLibrarysLimitIsTooLongNamingTheLimitInTheUnitGiven(String text, String limit) {
+    // Whether a Duration can hold it or not: the limit is the expiring filter's (2^63 / 256 ms).
     assertThatThrownBy(() -> WindowOption.parse(text)).isInstanceOf(TypeConversionException.class)
-        .hasMessage("window '" + text + "' is too long for a duration");
+        .hasMessage("window '" + text + "' is too long: an expiring filter's window is at most " + limit);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"416999965d", "36028797018963967ms", "PT10007999171H56M3.967S"})
+  void theLongestWindowParses(String text) {
+    assertThat(WindowOption.parse(text)).isLessThanOrEqualTo(ExpiringBloomFilter.MAX_WINDOW);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"416999965d", "36028797018963967ms"})
+  void theLibraryTakesTheLongestWindow(String text) {
+    // The limit the CLI names is the library's own: a window at it builds.
+    assertThat(ExpiringBloomFilter.builder(Funnels.stringFunnel()).window(WindowOption.parse(text))
+        .expectedInsertionsPerWindow(10).bitSize()).isPositive();
   }
 
   @ParameterizedTest
