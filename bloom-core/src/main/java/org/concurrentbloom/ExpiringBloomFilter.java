@@ -49,8 +49,9 @@ import java.util.Objects;
  *
  * <h2>Statistics</h2>
  * They describe the generations the clock has not yet retired: {@link #count()} counts the adds that
- * returned true into them, {@link #approximateElementCount()} estimates the items in each and adds them
- * up (an item added again in a later slot is in two generations and counted twice).
+ * returned true into them (an item added again in a later slot is counted in each), while
+ * {@link #approximateElementCount()} and {@link #estimatedFpp()} are read off their bits, so an item in
+ * several generations counts once there.
  *
  * @param <T> the type of item
  */
@@ -328,27 +329,50 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
     return (double) Arrays.stream(set).sum() / plan.totalBits();
   }
 
-  /** 1 − Π (1 − f_g^k) over the unretired generations, f_g the fraction of generation g's bits set. Scans the bits. */
+  /**
+   * An estimate of the rate at which a never-added item is found: min(1 − Π_g (1 − f_g^k), f^k), f_g the
+   * fraction of unretired generation g's bits that are set and f that of their OR. A query answers true
+   * iff some unretired generation has all k of the item's cells set, and every generation uses the same k
+   * cells for an item. The first term takes the generations' answers as independent, as they are when
+   * the generations hold different items (it is at most the union bound Σ f_g^k). The second is the rate
+   * of one filter of the union of their items, which is what their OR is, and bounds the rate from above:
+   * an item whose cells are all set in one generation has them all set in the OR. It is the right one
+   * when the generations hold the same items (a key re-added in every slot), whose answers coincide.
+   * Scans the bits once and allocates G + 1 longs.
+   */
   @Override
   public double estimatedFpp() {
     ExpiringGenerations gens = generations;
-    long[] set = gens.setBitsPerGeneration(validNow(gens));
+    long[] set = gens.setBitsAndUnion(validNow(gens));
     double none = 1;
-    for (long s : set) {
-      none *= 1 - Math.pow((double) s / plan.cells, plan.hashFunctions);
+    for (int p = 0; p < plan.generations; p++) {
+      none *= 1 - Math.pow((double) set[p] / plan.cells, plan.hashFunctions);
     }
-    return 1 - none;
+    double union = Math.pow((double) set[plan.generations] / plan.cells, plan.hashFunctions);
+    return Math.min(1 - none, union);
   }
 
-  /** The Swamidass–Baldi estimate of each unretired generation, added up; Long.MAX_VALUE if one is saturated. */
+  /**
+   * An estimate of the distinct items in the unretired generations: the smaller of n_OR and Σ_g n_g, each
+   * the Swamidass–Baldi estimate −(m/k)·ln(1 − X/m) from X set bits (2007), n_OR from the OR of the
+   * generations' bits and n_g from generation g's. Every generation uses the same k cells for an item, so
+   * the OR is the filter of the union of their items, and n_OR counts an item added in several slots once.
+   * Σ n_g counts such an item once per generation it is in: it is at least the distinct count, up to the
+   * estimates' error, and equal to it when the generations hold different items, which is when it is the
+   * better one, since the OR of G generations of different items is nearly full and n_OR imprecise
+   * (Long.MAX_VALUE once every cell is set in some generation). Taking the smaller of two estimates of one
+   * count then errs low, by less than n_OR's own error. Long.MAX_VALUE only if some generation is
+   * saturated. Scans the bits once and allocates G + 1 longs.
+   */
   @Override
   public long approximateElementCount() {
     ExpiringGenerations gens = generations;
+    long[] set = gens.setBitsAndUnion(validNow(gens));
     long sum = 0;
-    for (long s : gens.setBitsPerGeneration(validNow(gens))) {
-      sum = BitTable.saturatedSum(sum, Sizing.estimateElements(plan.cells, plan.hashFunctions, s));
+    for (int p = 0; p < plan.generations; p++) {
+      sum = BitTable.saturatedSum(sum, Sizing.estimateElements(plan.cells, plan.hashFunctions, set[p]));
     }
-    return sum;
+    return Math.min(sum, Sizing.estimateElements(plan.cells, plan.hashFunctions, set[plan.generations]));
   }
 
   /**

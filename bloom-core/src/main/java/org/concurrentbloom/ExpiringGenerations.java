@@ -506,6 +506,33 @@ final class ExpiringGenerations {
     return set;
   }
 
+  /**
+   * Set bits per generation in {@code valid} (index p < G, 0 for the others) and, at index G, the cells set
+   * in any of them: the set bits of their OR. One pass over the words.
+   */
+  long[] setBitsAndUnion(long valid) {
+    long[] set = new long[g + 1];
+    long union = 0;
+    for (int w = 0; w < words.length; w++) {
+      long v = AtomicWords.getAcquire(words, w) & spread(valid);
+      if (v == 0) {
+        continue;
+      }
+      for (int p = 0; p < g; p++) {
+        set[p] += Long.bitCount(v & (cellOnes << p));
+      }
+      // Fold each G-bit cell onto its lowest bit: after shifts 1, 2, .., G/2 that bit is the OR of the
+      // cell's G bits (the bits shifted in from the next cell land above it and are masked away).
+      long any = v;
+      for (int shift = 1; shift < g; shift <<= 1) {
+        any |= any >>> shift;
+      }
+      union += Long.bitCount(any & cellOnes);
+    }
+    set[g] = union;
+    return set;
+  }
+
   /** Adds that returned true into the generations in {@code valid}, under state {@code st}. */
   long count(long st, long valid) {
     long sum = 0;
