@@ -291,8 +291,26 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
     long t = gens.now();
     gens.stepIfIdle(gens.slotOf(t));
     long st = gens.stateVolatile();
+    return generations(gens, st, gens.validAt(st, t));
+  }
+
+  /**
+   * The generations as the filter holds them, newest first, without reading the clock or stepping: the
+   * one adds go to (of the newest slot a step has reached, marked current) and those of the G − 1 slots
+   * before it, including any that a clock reading would retire now; slots from before the filter was built,
+   * and generations a step is clearing at that moment, are left out. For a filter just returned by
+   * {@link #readFrom}, these are the generations the record holds, and the first one's slot is the one
+   * the writer's clock had reached when it wrote: a caller can compare its clock with it before any call
+   * steps (docs/EXPIRING.md, section 9). Scans the bits.
+   */
+  public List<Generation> generationsWithoutStepping() {
+    ExpiringGenerations gens = generations;
+    long st = gens.stateVolatile();
+    return generations(gens, st, gens.notClearing(st));
+  }
+
+  private List<Generation> generations(ExpiringGenerations gens, long st, long valid) {
     long cur = ExpiringGenerations.slotIn(st);
-    long valid = gens.validAt(st, t);
     long[] set = gens.setBitsPerGeneration(valid);
     List<Generation> out = new ArrayList<>();
     for (long i = cur; i > cur - plan.generations && i >= 0; i--) { // slots before the origin held nothing

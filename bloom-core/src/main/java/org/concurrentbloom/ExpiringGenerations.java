@@ -533,6 +533,11 @@ final class ExpiringGenerations {
     return set;
   }
 
+  /** The generations not being cleared under state {@code st}, whatever the clock says. */
+  long notClearing(long st) {
+    return allGenerations & ~clearing(st);
+  }
+
   /** Adds that returned true into the generations in {@code valid}, under state {@code st}. */
   long count(long st, long valid) {
     long sum = 0;

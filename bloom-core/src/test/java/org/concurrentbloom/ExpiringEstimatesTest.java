@@ -3,13 +3,19 @@ package org.concurrentbloom;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The expiring filter's estimates when generations share items.
+ * The expiring filter's estimates when generations share items, and the view of its generations that
+ * reads no clock.
  *
  * <p>The shape: W = 70 s, G = 8 (slots of 10 s), n = 5,000 per window at p = 1%, so each generation is
  * sized for 715 items: m = 9,984 bits, k = 10. Three slots take 1,000 items each, drawn from three ranges
@@ -99,5 +105,53 @@ class ExpiringEstimatesTest {
     assertThat(f.approximateElementCount()).as("distinct items").isNotEqualTo(Long.MAX_VALUE)
         .isBetween(8 * 2_700L, 8 * 3_300L);
     assertThat(f.estimatedFpp()).isGreaterThan(0.9);
+  }
+
+  /**
+   * A filter read on a clock two days ahead of its writer's: generationsWithoutStepping() shows what the
+   * record holds (the writer's slot first, its keys' bits), and neither it nor the record's reading
+   * runs a step, so the caller can still compare the clocks; generations() then steps and shows what that
+   * clock keeps: a new current generation and nothing of the record's.
+   */
+  @Test
+  void generationsWithoutSteppingShowTheRecordAsWrittenWhateverTheClock() throws IOException {
+    TestClock writer = new TestClock(START);
+    ExpiringBloomFilter<Long> f = filter(writer);
+    for (int slot = 0; slot < 3; slot++) {
+      writer.set(START + slot * S + 1);
+      for (long key = 0; key < 100; key++) {
+        f.add(key);
+      }
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    f.writeTo(bytes);
+
+    TestClock reader = new TestClock(START + Duration.ofDays(2).toMillis());
+    ExpiringBloomFilter<Long> read = ExpiringBloomFilter.readFrom(new ByteArrayInputStream(bytes.toByteArray()),
+        Funnels.longFunnel(), reader);
+    List<ExpiringBloomFilter.Generation> held = read.generationsWithoutStepping();
+    assertThat(held).hasSize(3);
+    assertThat(held.get(0).current()).isTrue();
+    assertThat(held.get(0).start()).isEqualTo(Instant.ofEpochMilli(START + 2 * S));
+    assertThat(held.get(0).end()).isEqualTo(Instant.ofEpochMilli(START + 3 * S));
+    assertThat(held.get(0).forgottenFrom()).isEqualTo(Instant.ofEpochMilli(START + 10 * S));
+    assertThat(held.get(2).start()).isEqualTo(Instant.ofEpochMilli(START));
+    assertThat(held).allSatisfy(g -> assertThat(g.setBits()).isPositive());
+    assertThat(held.get(2).count()).isEqualTo(100);
+    assertThat(read.stepsTaken()).isZero();
+    assertThat(read.generationsWithoutStepping()).isEqualTo(held);
+
+    // The clock's view: everything the record held is past its time.
+    List<ExpiringBloomFilter.Generation> now = read.generations();
+    assertThat(read.stepsTaken()).isEqualTo(1);
+    assertThat(now.get(0).start()).isAfter(Instant.ofEpochMilli(START + Duration.ofDays(2).toMillis() - S));
+    assertThat(now).allSatisfy(g -> assertThat(g.setBits()).isZero());
+    assertThat(read.generationsWithoutStepping().get(0)).isEqualTo(now.get(0));
+
+    // A clock behind the record: nothing is retired, and both views agree with the record.
+    ExpiringBloomFilter<Long> behind = ExpiringBloomFilter.readFrom(new ByteArrayInputStream(bytes.toByteArray()),
+        Funnels.longFunnel(), new TestClock(START - Duration.ofDays(2).toMillis()));
+    assertThat(behind.generationsWithoutStepping()).isEqualTo(held);
+    assertThat(behind.generations()).isEqualTo(held);
   }
 }
