@@ -56,6 +56,9 @@ final class AddCommand implements Callable<Integer> {
           + "type custom); must match the type a file records, and be string for format version 1.")
   private KeyCodec keyType;
 
+  @Option(names = ClockCheck.ACCEPT_OPTION, description = ClockCheck.ACCEPT_HELP)
+  private boolean acceptClockJump;
+
   @Override
   @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
@@ -67,6 +70,7 @@ final class AddCommand implements Callable<Integer> {
     Destination dest = FilterFiles.updatable(file);
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
       FilterFile filter = new FilterLoader(io).keyType(keyType).noteVersion1().writesBack().load(dest.path());
+      ClockCheck.beforeWrite(filter, file, "add to", acceptClockJump);
       List<Object> items = KeyArguments.parse(spec, keys, filter.codec);
       items.forEach(filter.filter::add);
       long added = items.size();

@@ -59,6 +59,7 @@ final class InfoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws CliException {
     FilterFile f = new FilterLoader(parent.streams()).keyType(keyType).describesOnly().load(file);
+    ClockCheck.warnOnRead(f, file, parent.streams().err());
     PrintWriter out = parent.streams().out();
     field(out, "file:", file.toString());
     field(out, "type:", f.kind.description());

@@ -34,7 +34,10 @@ import picocli.CommandLine.Spec;
             + "that is not of that type is an error.",
         "An expiring filter (bloom create --window) answers by the wall clock: \"maybe\" for every key "
             + "added within its window, and \"no\" (up to false positives) for one last added longer ago "
-            + "than its max retention (bloom info prints both).",
+            + "than its max retention (bloom info prints both). If the wall clock is more than the window "
+            + "past the file's last write, so that its keys answer \"no\", or behind it (a clock ahead of "
+            + "this one wrote the file), a warning on standard error names both times: if the clock is wrong, "
+            + "so are the answers it decides.",
         "With --guava, FILE is a file written by Guava's BloomFilter.writeTo, of either of Guava's "
             + "strategies (MURMUR128_MITZ_64, or the older MURMUR128_MITZ_32, which bloom import --guava "
             + "cannot convert), and each key is answered from its bytes as Guava's mightContain answers it. "
@@ -103,6 +106,7 @@ final class QueryCommand implements Callable<Integer> {
     FilterFile filter = guava
         ? GuavaFiles.load(file, io, keyType == null ? KeyCodec.STRING : keyType, "query it without --guava")
         : new FilterLoader(io).keyType(keyType).noteVersion1().load(file);
+    ClockCheck.warnOnRead(filter, file, io.err());
     List<Object> items = KeyArguments.parse(spec, keys, filter.codec);
     PrintWriter out = io.out();
     boolean[] sawAbsent = {false};
