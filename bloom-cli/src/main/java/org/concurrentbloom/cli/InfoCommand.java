@@ -43,7 +43,11 @@ import picocli.CommandLine.ParentCommand;
             + "the span of one generation, the generations G, the bits of each, n per window, and one line "
             + "per generation still remembered, newest first, with its slot's start and end, the time its "
             + "keys are forgotten from (ISO-8601, UTC), its adds and bits set; \"(current)\" marks the one "
-            + "adds go to. Counts, fill and estimates cover the remembered generations, by the wall clock."})
+            + "adds go to. Remembered are the current generation and the older ones down to the oldest that "
+            + "holds keys, by the wall clock; counts, fill and estimates cover them, and an estimate counts a "
+            + "key added in several generations once. If the wall clock is more than the window past the "
+            + "file's last write, so that its keys are forgotten, or behind it (a clock ahead of this one "
+            + "wrote the file), a warning on standard error names both times."})
 final class InfoCommand implements Callable<Integer> {
 
   @ParentCommand
@@ -147,7 +151,7 @@ final class InfoCommand implements Callable<Integer> {
 
   private static void expiring(PrintWriter out, ExpiringBloomFilter<Object> f) {
     // One snapshot for the lines below: generations() runs a step if one is due, so later calls agree.
-    List<ExpiringBloomFilter.Generation> gens = f.generations();
+    List<ExpiringBloomFilter.Generation> gens = live(f.generations());
     field(out, "as of:", Instant.now().truncatedTo(ChronoUnit.MILLIS) + " (the wall clock decides what is forgotten)");
     field(out, "window:", duration(f.window()) + ": every add is remembered at least this long");
     field(out, "max retention:", duration(f.maxRetention()) + ": an add is forgotten by then, unless added again");
@@ -162,14 +166,35 @@ final class InfoCommand implements Callable<Integer> {
     double fill = f.fillRatio();
     field(out, "fill ratio:", Fmt.ratio(fill) + " (" + Math.round(fill * bits) + " of " + bits + " bits set)");
     estimates(out, f, "a generation has every bit set");
-    field(out, "remembered:", gens.size() + " of " + f.generationCount() + " generations"
-        + (gens.isEmpty() ? " (every one is past its time: no key is found)" : ", newest first"));
+    boolean empty = gens.stream().noneMatch(InfoCommand::holdsKeys);
+    field(out, "remembered:", gens.size() + " of " + f.generationCount() + " generations, newest first"
+        + (empty ? " (none holds a key: none was added, or every one is past its time)" : ""));
     for (int i = 0; i < gens.size(); i++) {
       ExpiringBloomFilter.Generation g = gens.get(i);
       field(out, "generation " + i + ":", g.start() + " to " + g.end() + (g.current() ? " (current)" : "")
           + ", forgotten from " + g.forgottenFrom() + ", " + Fmt.count(g.count()) + " adds counted, "
           + Fmt.count(g.setBits()) + " of " + Fmt.count(f.bitsPerGeneration()) + " bits set");
     }
+  }
+
+  /**
+   * The generations worth listing of those the clock has not retired (newest first): the current one, which
+   * adds go to, and every one down to the oldest that holds keys. Older empty ones are left out: they are
+   * slots that a long pause, or a clock jump, passed over with nothing added, and a file read long after
+   * it was written would otherwise list G of them and look as if it remembered G generations of keys.
+   */
+  private static List<ExpiringBloomFilter.Generation> live(List<ExpiringBloomFilter.Generation> gens) {
+    int oldest = 0;
+    for (int i = 0; i < gens.size(); i++) {
+      if (holdsKeys(gens.get(i))) {
+        oldest = i;
+      }
+    }
+    return gens.subList(0, Math.min(gens.size(), oldest + 1));
+  }
+
+  private static boolean holdsKeys(ExpiringBloomFilter.Generation g) {
+    return g.setBits() > 0 || g.count() > 0;
   }
 
   /** "1d 3h 25m 42.858s (PT27H25M42.858S)": readable, and exact in a form other tools parse. */

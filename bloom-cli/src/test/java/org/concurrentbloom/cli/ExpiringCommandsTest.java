@@ -214,17 +214,68 @@ class ExpiringCommandsTest {
     AgedFilter.write(f, Duration.ofMinutes(1), 100, Duration.ofDays(400),
         List.of(new AgedFilter.Batch(Duration.ofDays(365), keys("gone", 20))), Duration.ofDays(365));
     assertThat(query(f, keys("gone", 20))).containsOnly("no");
-    // The wall clock's step gives the filter G fresh generations for the slots up to now: all empty.
-    Map<String, String> fields = InfoTest.parse(CliRunner.run("info", f.toString()).out());
+    // The wall clock's step gives the filter G fresh generations for the slots up to now, all empty; info
+    // lists the current one only, as the older empty ones hold nothing (issue 23, point 7).
+    Result r = CliRunner.run("info", f.toString());
+    Map<String, String> fields = InfoTest.parse(r.out());
     assertThat(fields.get("adds counted")).startsWith("0 ");
     assertThat(fields.get("fill ratio")).startsWith("0.000000 (0 of ");
-    Instant yearAgo = Instant.now().minus(Duration.ofDays(364));
-    for (int i = 0; i < 8; i++) {
-      Matcher g = generation(fields, i);
-      assertThat(g.group(5)).isEqualTo("0");
-      assertThat(g.group(6)).isEqualTo("0");
-      assertThat(Instant.parse(g.group(1))).isAfter(yearAgo);
-    }
+    assertThat(fields.get("remembered")).isEqualTo("1 of 8 generations, newest first (none holds a key: none was "
+        + "added, or every one is past its time)");
+    Matcher g = generation(fields, 0);
+    assertThat(g.group(3)).isNotNull();
+    assertThat(g.group(5)).isEqualTo("0");
+    assertThat(g.group(6)).isEqualTo("0");
+    assertThat(Instant.parse(g.group(1))).isAfter(Instant.now().minus(Duration.ofDays(364)));
+    assertThat(fields.keySet()).doesNotContain("generation 1");
+    // The clock is more than a window past the file's last write: info says so, naming both times.
+    assertThat(r.errLines()).singleElement().asString().startsWith("bloom: warning: the clock reads ")
+        .contains("more than its window (1m) after " + f + " was last written (before ");
+  }
+
+  /**
+   * The clock check of add, in-process: the wall clock is right here, so the files are made to disagree
+   * with it instead. One last written two days ago, with a window of one minute, looks to add exactly as a
+   * fresh file does to a clock two days fast: bloom cannot tell a long pause from a wrong clock, and
+   * refuses unless told. One written by a clock two days ahead is refused as well. The process tests
+   * (ExpiringClockIT) move the clock itself.
+   */
+  @Test
+  void addRefusesAClockFarPastOrBehindTheFilesLastWriteUnlessAccepted() throws IOException {
+    Path old = dir.resolve("old.bloom");
+    AgedFilter.write(old, Duration.ofMinutes(1), 100, Duration.ofDays(2),
+        List.of(new AgedFilter.Batch(Duration.ofDays(2), keys("old", 20))), Duration.ofDays(2));
+    byte[] oldBytes = Files.readAllBytes(old);
+    Result refused = CliRunner.run("add", old.toString(), "new");
+    assertThat(refused.exitCode()).isEqualTo(BloomCli.EXIT_FAILURE);
+    assertThat(refused.out()).isEmpty();
+    assertThat(refused.errLines()).singleElement().asString().startsWith("bloom: error: cannot add to " + old
+        + ": the clock reads ").contains(", more than its window (1m) after " + old + " was last written (before ")
+        .endsWith("; writing it now would forget every key it holds (for good, if the clock is wrong). If the clock "
+            + "is right, run again with --accept-clock-jump");
+    assertThat(Files.readAllBytes(old)).isEqualTo(oldBytes);
+    Result accepted = CliRunner.run("add", "--accept-clock-jump", old.toString(), "new");
+    assertThat(accepted.exitCode()).as(accepted.err()).isZero();
+    assertThat(accepted.err()).isEmpty();
+    assertThat(query(old, List.of("new", "old-0"))).containsExactly("maybe", "no");
+
+    Path ahead = dir.resolve("ahead.bloom");
+    AgedFilter.write(ahead, Duration.ofHours(1), 100, Duration.ofDays(-2),
+        List.of(new AgedFilter.Batch(Duration.ofDays(-2), keys("ahead", 20))), Duration.ofDays(-2));
+    byte[] aheadBytes = Files.readAllBytes(ahead);
+    Result behind = CliRunner.run("add", ahead.toString(), "new");
+    assertThat(behind.exitCode()).isEqualTo(BloomCli.EXIT_FAILURE);
+    assertThat(behind.errLines()).singleElement().asString().startsWith("bloom: error: cannot add to " + ahead
+        + ": the clock reads ").contains(", before " + ahead + " was last written (at or after ")
+        .contains(", by a clock ahead of this one); keys added now would be kept until ");
+    assertThat(Files.readAllBytes(ahead)).isEqualTo(aheadBytes);
+    Result query = CliRunner.run("query", ahead.toString(), "ahead-0");
+    assertThat(query.out()).isEqualTo("ahead-0\tmaybe\n");
+    assertThat(query.errLines()).singleElement().asString().startsWith("bloom: warning: the clock reads ")
+        .endsWith("it answers as written, keeping keys that this clock may already have forgotten");
+    Result acceptedBehind = CliRunner.run("add", "--accept-clock-jump", ahead.toString(), "new");
+    assertThat(acceptedBehind.exitCode()).as(acceptedBehind.err()).isZero();
+    assertThat(query(ahead, List.of("new", "ahead-0"))).containsExactly("maybe", "maybe");
   }
 
   @Test
