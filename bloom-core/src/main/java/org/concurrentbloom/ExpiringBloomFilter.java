@@ -297,11 +297,12 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
   /**
    * The generations as the filter holds them, newest first, without reading the clock or stepping: the
    * one adds go to (of the newest slot a step has reached, marked current) and those of the G − 1 slots
-   * before it, including any that a clock reading would retire now; slots from before the filter was built,
-   * and generations a step is clearing at that moment, are left out. For a filter just returned by
-   * {@link #readFrom}, these are the generations the record holds, and the first one's slot is the one
-   * the writer's clock had reached when it wrote: a caller can compare its clock with it before any call
-   * steps (docs/EXPIRING.md, section 9). Scans the bits.
+   * before it, including any that a clock reading would retire now. Slots from before the filter was
+   * built, and generations a step is clearing at that moment, are left out: the list is empty while a
+   * step that clears every generation runs, and never for a filter that no other thread uses. For a
+   * filter just returned by {@link #readFrom}, these are the generations the record holds, and the first
+   * one's slot is the one the writer's clock had reached when it wrote: a caller can compare its clock
+   * with it before any call steps (docs/EXPIRING.md, section 9). Scans the bits.
    */
   public List<Generation> generationsWithoutStepping() {
     ExpiringGenerations gens = generations;

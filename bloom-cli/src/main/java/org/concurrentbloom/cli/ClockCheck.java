@@ -96,6 +96,9 @@ final class ClockCheck {
     }
     ExpiringBloomFilter<Object> e = f.expiring();
     List<ExpiringBloomFilter.Generation> held = e.generationsWithoutStepping();
+    if (held.isEmpty()) { // only while another thread's step clears every generation; a loaded file has none
+      return new Finding(Skew.NONE, now, now, e.window(), now);
+    }
     ExpiringBloomFilter.Generation newest = held.get(0);
     if (now.isBefore(newest.start().minus(e.generationSpan()))) {
       return new Finding(Skew.BEHIND, now, newest.start(), e.window(), newest.forgottenFrom());

@@ -67,7 +67,8 @@ class ExpiringInfoIT {
     assertThat(field(info, "remembered:")).isEqualTo("4 of 8 generations, newest first");
     assertThat(field(info, "generation 0:")).contains("(current)").endsWith(", 0 adds counted, 0 of 9,984 bits set");
     for (int i = 1; i <= 3; i++) {
-      assertThat(field(info, "generation " + i + ":")).doesNotContain("(current)").doesNotEndWith(" 0 of 9,984 bits set");
+      assertThat(field(info, "generation " + i + ":")).doesNotContain("(current)")
+          .doesNotEndWith(" 0 of 9,984 bits set");
     }
     assertThat(info).noneMatch(l -> l.startsWith("generation 4:"));
   }
