@@ -34,7 +34,8 @@ import org.concurrentbloom.internal.VisibleForTesting;
  *
  * <h2>Hashing and positions</h2>
  * The item's counters are the bits the standard layout of {@link BloomFilter} would use for m bits and k
- * hash functions (MurmurHash3 x64 128, enhanced double hashing: docs/HASHING.md), so
+ * hash functions under the filter's hash strategy (XXH3-64 for new filters, strategy 4; MurmurHash3 x64
+ * 128 in files of strategy 1; both with enhanced double hashing: docs/HASHING.md), so
  * {@link #toBloomFilter()} is the standard filter those items would have built. A probe that repeats a
  * counter counts once: an item's counters are a set.
  *
