@@ -493,17 +493,7 @@ final class ExpiringGenerations {
 
   /** Set bits per generation, each counted in the generations valid at {@code t} (0 for the others). */
   long[] setBitsPerGeneration(long valid) {
-    long[] set = new long[g];
-    for (int w = 0; w < words.length; w++) {
-      long v = AtomicWords.getAcquire(words, w) & spread(valid);
-      if (v == 0) {
-        continue;
-      }
-      for (int p = 0; p < g; p++) {
-        set[p] += Long.bitCount(v & (cellOnes << p));
-      }
-    }
-    return set;
+    return Arrays.copyOf(setBitsAndUnion(valid), g);
   }
 
   /**

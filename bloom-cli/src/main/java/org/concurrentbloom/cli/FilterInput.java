@@ -22,13 +22,13 @@ final class FilterInput implements AutoCloseable {
   final String name;
   /** The length in bytes if this is a regular file, else -1: a stream's length is known only at its end. */
   final long size;
-  private final Counting counted;
+  private final CountingInputStream counted;
   private final BufferedInputStream in;
 
   private FilterInput(String name, long size, InputStream raw) {
     this.name = name;
     this.size = size;
-    this.counted = new Counting(raw);
+    this.counted = new CountingInputStream(raw);
     this.in = new BufferedInputStream(counted, BUFFER_BYTES);
   }
 
@@ -100,7 +100,7 @@ final class FilterInput implements AutoCloseable {
 
   /** The bytes read so far from the source: after {@link #readWhole}, the filter's length. */
   long bytesRead() {
-    return counted.count;
+    return counted.count();
   }
 
   @Override
@@ -109,32 +109,6 @@ final class FilterInput implements AutoCloseable {
       in.close();
     } catch (IOException e) {
       // a read-only source: nothing was lost
-    }
-  }
-
-  private static final class Counting extends FilterInputStream {
-    long count;
-
-    Counting(InputStream in) {
-      super(in);
-    }
-
-    @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count++;
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] buf, int off, int len) throws IOException {
-      int n = super.read(buf, off, len);
-      if (n > 0) {
-        count += n;
-      }
-      return n;
     }
   }
 }

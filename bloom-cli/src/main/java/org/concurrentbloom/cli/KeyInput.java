@@ -1,6 +1,5 @@
 package org.concurrentbloom.cli;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
@@ -169,44 +168,6 @@ final class KeyInput {
       return Path.of(input);
     } catch (InvalidPathException e) {
       throw new CliException("cannot read keys from " + input + ": invalid path", e);
-    }
-  }
-
-  /** Counts the bytes read through it, so the bar can show how far into the file the reader is. */
-  private static final class CountingInputStream extends FilterInputStream {
-    private long count;
-
-    CountingInputStream(InputStream in) {
-      super(in);
-    }
-
-    long count() {
-      return count;
-    }
-
-    @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count++;
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] buf, int off, int len) throws IOException {
-      int n = super.read(buf, off, len);
-      if (n > 0) {
-        count += n;
-      }
-      return n;
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-      long skipped = super.skip(n);
-      count += skipped;
-      return skipped;
     }
   }
 }

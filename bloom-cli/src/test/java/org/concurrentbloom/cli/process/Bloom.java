@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
 
 /**
  * Runs the built {@code bloom} as a user does: the {@code ./bloom} launcher script in a child process,
@@ -112,6 +114,22 @@ final class Bloom {
     pb.environment().put("BLOOM", LAUNCHER.toString());
     pb.environment().remove("BLOOM_JAVA_OPTS");
     return run(pb, new byte[0]);
+  }
+
+  /**
+   * Rewrites a version 2 filter file of types 1 to 4 as the version 1 file an earlier release wrote: the
+   * version byte 1, the key type byte (reserved in version 1) 0, and the checksum over both; returns
+   * its new bytes.
+   */
+  static byte[] toVersion1(Path file) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[4] = 1; // version 1
+    bytes[7] = 0; // its reserved byte
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, bytes.length - 4);
+    ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
+    Files.write(file, bytes);
+    return bytes;
   }
 
   /** Writes the keys one per line, UTF-8, LF-terminated. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +11,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -198,13 +196,7 @@ class FileEdgesIT {
     Path v1 = dir.resolve("v1.bloom");
     Bloom.run("create", "-n", "1000", "-p", "0.001", "--hash-strategy", "1", "-o", v1.toString()).ok();
     Bloom.run("add", v1.toString(), "alpha").ok();
-    byte[] bytes = Files.readAllBytes(v1);
-    bytes[4] = 1; // version 1
-    bytes[7] = 0; // its reserved byte
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, bytes.length - 4);
-    ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
-    Files.write(v1, bytes);
+    byte[] bytes = Bloom.toVersion1(v1);
 
     for (String[] args : new String[][] {{"add", v1.toString(), "-k", "long", "42"},
         {"merge", "-k", "long", "-o", dir.resolve("m.bloom").toString(), v1.toString(), v1.toString()}}) {

@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.zip.CRC32C;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.Funnel;
 import org.concurrentbloom.Funnels;
@@ -152,13 +151,7 @@ class KeyEncodingIT {
     Path f = dir.resolve("f.bloom"); // version 1 predates strategy 4: its files are of strategy 1
     Bloom.run("create", "-n", "1000", "-p", "0.001", "--hash-strategy", "1", "-o", f.toString()).ok();
     Bloom.run("add", f.toString(), "alice").ok();
-    byte[] bytes = Files.readAllBytes(f);
-    bytes[4] = 1; // version 1
-    bytes[7] = 0; // its reserved byte
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, bytes.length - 4);
-    ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
-    Files.write(f, bytes);
+    Bloom.toVersion1(f);
     Bloom.Result r = Bloom.run("query", f.toString(), "alice").ok();
     assertThat(r.out()).isEqualTo("alice\tmaybe\n");
     assertThat(r.stderr()).contains("format version 1").contains("--key-type");
