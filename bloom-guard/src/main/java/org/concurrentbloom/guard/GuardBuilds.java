@@ -162,10 +162,11 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
     for (K key : keys) {
       outgrown |= filters.add(key); // the call recordInsert makes: from its return on, the key is in every live filter
     }
+    // The streak ends before the degradation does, so no stats reader sees a healthy guard with failures.
+    loop.published();
     failures.covered(replay.get().through());
     LOG.log(Level.DEBUG, () -> "guard " + config.name() + ": using the live filter another instance published ("
         + live.get() + ")" + (keys.isEmpty() ? "" : ", after replaying " + keys.size() + " failed inserts into it"));
-    loop.published();
     ready.complete(null);
     if (outgrown) {
       loop.request(RebuildLoop.Reason.GROWTH);
@@ -191,6 +192,7 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
       throw new IllegalStateException("guard " + config.name() + " was closed during the build");
     }
     boolean outgrown = next.publish(result);
+    loop.published(); // before the degradation ends, as in adopt
     failures.covered(failedBefore);
     long nanos = System.nanoTime() - start;
     lastRebuildNanos = nanos;
@@ -199,7 +201,6 @@ final class GuardBuilds<K> implements RebuildLoop.Build {
     LOG.log(Level.DEBUG, () -> "guard " + config.name() + ": published a filter from a " + how + " of "
         + result.keys() + " keys in " + nanos / 1_000_000 + " ms");
     snapshots.write();
-    loop.published();
     ready.complete(null); // last, so whoever waited for it also sees the snapshot and the stats
     return outgrown;
   }

@@ -114,8 +114,8 @@ final class RebuildLoop {
 
   /**
    * Called by a build, on the build thread, when it has made a filter live, before it tells anyone
-   * (awaitReady): whoever then reads the stats sees no failure streak, though the build may still run
-   * (a resize round) and fail, which starts a new streak.
+   * (the end of the degradation, awaitReady): whoever then reads the stats sees no failure streak,
+   * though the build may still run (a snapshot, a resize round) and fail, which starts a new streak.
    */
   void published() {
     consecutiveFailures = 0;
