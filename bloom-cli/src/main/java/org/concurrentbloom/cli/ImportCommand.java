@@ -3,8 +3,6 @@ package org.concurrentbloom.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.concurrentbloom.BloomFilter;
-import org.concurrentbloom.FilterType;
-import org.concurrentbloom.GuavaInterop;
 import org.concurrentbloom.HashStrategy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -51,21 +49,14 @@ final class ImportCommand implements Callable<Integer> {
   @SuppressWarnings("try") // the try holds the destination's lock for its body
   public Integer call() throws CliException {
     CliStreams io = parent.streams();
-    BloomFilter<Object> filter;
-    try (FilterInput input = FilterInput.open(in, io)) {
-      if (input.size > 0) {
-        MemoryCheck.require((long) (1.5 * input.size), "loading " + input.name);
-      }
-      filter = input.readWhole(stream -> GuavaInterop.readFrom(
-          GuavaFiles.notOurs(stream, "it needs no import, every bloom command reads it as it is"), keyType.funnel()));
-    }
+    FilterFile file = GuavaFiles.load(in, io, keyType, "it needs no import, every bloom command reads it as it is");
+    BloomFilter<Object> filter = file.standard();
     if (filter.hashStrategy() == HashStrategy.GUAVA_MURMUR128_MITZ_32) {
       throw new CliException("cannot import " + in + ": it was written with Guava's older strategy MURMUR128_MITZ_32, "
           + "which a filter file cannot hold; query it as it is with 'bloom query --guava "
           + (keyType == KeyCodec.STRING ? "" : "--key-type " + keyType.cliName + " ") + in + " KEY...'");
     }
     Destination dest = FilterFiles.destination(output);
-    FilterFile file = new FilterFile(FilterType.GUAVA, keyType, keyType.keyType, filter);
     try (FilterFiles.Held held = FilterFiles.lock(dest, io)) {
       FilterFiles.save(dest, io, filter::writeTo, "imported " + in + " (Guava) into " + output + ": " + file.shape());
     }
