@@ -41,6 +41,20 @@ final class FilterOpener {
    * creation over under a new id (partitions left with the old id are emptied and re-labelled), so a
    * late write of the dead creator carries an id no complete filter has, and is refused everywhere.
    *
+   * The probe of step 1 is not one snapshot: a server runs other clients' commands between those of a
+   * pipeline that reaches it in parts (Lettuce writes each command as it is issued), and a cluster runs
+   * each node's part on its own. So another instance's creation may run between two probes, and they
+   * then read "partition 0 absent, partitions 1.. present" (partition 0 read before the creator began,
+   * the others after it wrote them) or "partition 0 complete, partitions 1.. absent" (the others read
+   * before, partition 0 after). A loss is only concluded from reads in the order that proves it, so
+   * the partitions such a probe read absent are probed again, after its replies, before any verdict:
+   *   - partition 0 absent and partition i present: every partition i >= 1 is written after partition
+   *     0 was (step 3 follows step 2), so partition 0 read again after partition i's probe replied, and
+   *     still absent, was deleted after it existed: lost. Present now: the probe was torn; start over.
+   *   - partition 0 complete and partition i absent: every partition was written before the lease was
+   *     cleared, so partition i read again after partition 0's probe replied, and still absent, was
+   *     deleted after it existed: lost. Present now: the probe was torn; start over.
+   *
    * Filters made before ids (no id field) are given one by the first instance that opens them, with
    * the same partition checks.
    */
@@ -160,8 +174,9 @@ final class FilterOpener {
       long waitNanos = 3 * b.creationLease.toNanos();
       long deadline = System.nanoTime() + waitNanos;
       long poll = FIRST_POLL_MILLIS;
+      List<Call> probeCalls = calls.onEach(Script.CREATE, args(calls, "probe", strategyFixed));
       while (true) {
-        Object[] probes = calls.readAll(calls.onEach(Script.CREATE, args(calls, "probe", strategyFixed)), "open");
+        Object[] probes = calls.readAll(probeCalls, "open");
         List<?> first = (List<?>) probes[0];
         List<Integer> present = new ArrayList<>();
         for (int i = 1; i < probes.length; i++) {
@@ -171,6 +186,9 @@ final class FilterOpener {
         }
         if ((Long) first.get(0) == 0L) {
           if (!present.isEmpty()) {
+            if (absentNow(probeCalls, List.of(0)).isEmpty()) {
+              continue; // partition 0 was probed before a concurrent creator began: probe again
+            }
             throw new RedisFilterLostException("filter \"" + b.name + "\": partition 0 (" + FilterKeys.metaKey(b.name, 0)
                 + ") is missing while partition(s) " + present + " of " + probes.length + " exist: the filter lost"
                 + " data (a delete cut short, eviction, or a restart without persistence); delete it"
@@ -210,8 +228,48 @@ final class FilterOpener {
           poll = Math.min(MAX_POLL_MILLIS, poll * 2);
           continue;
         }
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 1; i < probes.length; i++) {
+          if (!present.contains(i)) {
+            missing.add(i);
+          }
+        }
+        if (!missing.isEmpty()) {
+          List<Integer> lost = absentNow(probeCalls, missing);
+          if (lost.isEmpty()) {
+            continue; // they were probed before a concurrent creator wrote them: probe again
+          }
+          throw lostPartitions(lost, probes.length);
+        }
         return attachComplete(probes);
       }
+    }
+
+    /**
+     * The partitions of {@code which} that a probe sent now, after the probes that read them absent
+     * replied, still reads absent.
+     */
+    private List<Integer> absentNow(List<Call> probeCalls, List<Integer> which) {
+      List<Call> again = new ArrayList<>(which.size());
+      for (int i : which) {
+        again.add(probeCalls.get(i));
+      }
+      Object[] probes = calls.readAll(again, "open");
+      List<Integer> absent = new ArrayList<>();
+      for (int j = 0; j < probes.length; j++) {
+        if ((Long) ((List<?>) probes[j]).get(0) == 0L) {
+          absent.add(which.get(j));
+        }
+      }
+      return absent;
+    }
+
+    private RedisFilterLostException lostPartitions(List<Integer> missing, int partitions) {
+      return new RedisFilterLostException("filter \"" + b.name + "\" lacks partition(s) " + missing + " of "
+          + partitions + " (" + FilterKeys.metaKey(b.name, missing.get(0)) + " does not exist) while partition 0"
+          + " says it is complete: they were deleted or evicted, and the items in them are lost; nothing was filled"
+          + " in. Delete the filter (RedisBloomFilter.builder(...).partitions(" + partitions + ").delete()) and"
+          + " build it again from the source of truth");
     }
 
     /** The calls of the filter that opening found: its id, and its stored strategy with this shape. */
@@ -232,25 +290,13 @@ final class FilterOpener {
     }
 
     /**
-     * A complete filter: partition 0's id (given to it now if it predates ids), and every other partition
-     * present with that id (given to those that predate ids), none created. Reads only, unless a
-     * partition predates ids or is missing (whose member call then reports it lost).
+     * A complete filter whose every partition the probe found: partition 0's id (given to it now if it
+     * predates ids), and every other partition with that id (given to those that predate ids), none
+     * created. Reads only, unless a partition predates ids or was lost since the probe (whose member call
+     * then reports it lost).
      */
     private Opened attachComplete(Object[] probes) {
       List<?> first = (List<?>) probes[0];
-      List<Integer> missing = new ArrayList<>();
-      for (int i = 1; i < probes.length; i++) {
-        if ((Long) ((List<?>) probes[i]).get(0) == 0L) {
-          missing.add(i);
-        }
-      }
-      if (!missing.isEmpty()) {
-        throw new RedisFilterLostException("filter \"" + b.name + "\" lacks partition(s) " + missing + " of "
-            + probes.length + " (" + FilterKeys.metaKey(b.name, missing.get(0)) + " does not exist) while partition 0"
-            + " says it is complete: they were deleted or evicted, and the items in them are lost; nothing was filled"
-            + " in. Delete the filter (RedisBloomFilter.builder(...).partitions(" + probes.length + ").delete()) and"
-            + " build it again from the source of truth");
-      }
       Opened opened;
       if (text(first.get(1)).isEmpty()) {
         List<?> r = (List<?>) calls.write(calls.onFirst(Script.CREATE, args(calls, "single", strategyFixed, "a")),

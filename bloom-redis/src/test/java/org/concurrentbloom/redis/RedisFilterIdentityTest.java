@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.concurrentbloom.ConcurrentRun;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
@@ -108,6 +111,147 @@ class RedisFilterIdentityTest {
     opened.get(0).addAll(added);
     for (boolean found : opened.get(threads - 1).mightContainAll(added)) {
       assertThat(found).isTrue();
+    }
+  }
+
+  /**
+   * The interleaving of two concurrent creates that a server may run: another instance's whole creation
+   * between the probes of this open's pipeline (a server runs other clients' commands between those of
+   * a pipeline that reaches it in parts, as Lettuce's does, and a cluster runs each node's part on its
+   * own). With {@code partitionZeroFirst}, this open reads partition 0 absent and then partitions 1..7
+   * present; otherwise it reads partitions 1..7 absent and then partition 0 complete. Either torn probe
+   * once read as a loss; it must end in the one filter the other instance made.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aCreationThatCompletesBetweenTheProbesOfAnotherOpenIsAttachedTo(boolean partitionZeroFirst) {
+    String filter = name + ":" + (partitionZeroFirst ? "zero-first" : "zero-last");
+    builder(1).create(); // create.lua loaded, so that no probe is resent after NOSCRIPT (which would reorder it)
+    AtomicReference<RedisBloomFilter<CharSequence>> creator = new AtomicReference<>();
+    RedisClientAdapter other = SERVER.adapter(Client.JEDIS);
+    RedisClientAdapter torn = new TornProbes(SERVER.adapter(Client.JEDIS), 8, partitionZeroFirst,
+        () -> creator.set(RedisBloomFilter.<CharSequence>builder(other, filter, Funnels.stringFunnel())
+            .expectedInsertions(8_000).fpp(0.01).partitions(8).createOrAttach()));
+
+    RedisBloomFilter<CharSequence> f = RedisBloomFilter.<CharSequence>builder(torn, filter, Funnels.stringFunnel())
+        .expectedInsertions(8_000).fpp(0.01).partitions(8).createOrAttach();
+
+    assertThat(creator.get()).as("the other creation ran between the probes").isNotNull();
+    assertThat(creator.get().created()).isTrue();
+    assertThat(f.created()).isFalse();
+    assertThat(f.id()).isEqualTo(creator.get().id());
+    List<String> added = keys("t-", 200);
+    creator.get().addAll(added);
+    for (boolean found : f.mightContainAll(added)) {
+      assertThat(found).isTrue();
+    }
+  }
+
+  /**
+   * An adapter that runs the first pipeline of {@code probes} commands (an open's probe of every
+   * partition) in two parts with {@code between} run in the middle: partition 0's command, then the
+   * others ({@code partitionZeroFirst}), or the others, then partition 0's. Replies keep their order.
+   */
+  private static final class TornProbes extends RedisClientAdapter {
+    private final RedisClientAdapter redis;
+    private final int probes;
+    private final boolean partitionZeroFirst;
+    private final AtomicReference<Runnable> between;
+
+    TornProbes(RedisClientAdapter redis, int probes, boolean partitionZeroFirst, Runnable between) {
+      this.redis = redis;
+      this.probes = probes;
+      this.partitionZeroFirst = partitionZeroFirst;
+      this.between = new AtomicReference<>(between);
+    }
+
+    @Override
+    List<Object> pipeline(List<Command> commands) {
+      if (commands.size() != probes || between.get() == null) {
+        return redis.pipeline(commands);
+      }
+      Runnable middle = between.getAndSet(null);
+      List<Command> zero = commands.subList(0, 1);
+      List<Command> rest = commands.subList(1, commands.size());
+      List<Object> zeroReplies;
+      List<Object> restReplies;
+      if (partitionZeroFirst) {
+        zeroReplies = redis.pipeline(zero);
+        middle.run();
+        restReplies = redis.pipeline(rest);
+      } else {
+        restReplies = redis.pipeline(rest);
+        middle.run();
+        zeroReplies = redis.pipeline(zero);
+      }
+      List<Object> replies = new ArrayList<>(zeroReplies);
+      replies.addAll(restReplies);
+      return replies;
+    }
+
+    @Override
+    Object evalsha(byte[] sha, List<byte[]> keys, List<byte[]> args) {
+      return redis.evalsha(sha, keys, args);
+    }
+
+    @Override
+    void scriptLoad(byte[] source, byte[] routingKey) {
+      redis.scriptLoad(source, routingKey);
+    }
+
+    @Override
+    void awaitRoute(byte[] key) {
+      redis.awaitRoute(key);
+    }
+
+    @Override
+    String type(byte[] key) {
+      return redis.type(key);
+    }
+
+    @Override
+    Map<String, String> hgetAll(byte[] key) {
+      return redis.hgetAll(key);
+    }
+
+    @Override
+    List<byte[]> hmget(byte[] key, byte[]... fields) {
+      return redis.hmget(key, fields);
+    }
+
+    @Override
+    byte[] hget(byte[] key, byte[] field) {
+      return redis.hget(key, field);
+    }
+
+    @Override
+    boolean exists(byte[] key) {
+      return redis.exists(key);
+    }
+
+    @Override
+    long hincrBy(byte[] key, byte[] field, long by) {
+      return redis.hincrBy(key, field, by);
+    }
+
+    @Override
+    long del(byte[]... keys) {
+      return redis.del(keys);
+    }
+
+    @Override
+    void set(byte[] key, byte[] value) {
+      redis.set(key, value);
+    }
+
+    @Override
+    byte[] get(byte[] key) {
+      return redis.get(key);
+    }
+
+    @Override
+    boolean setIfAbsent(byte[] key, byte[] value, long pxMillis) {
+      return redis.setIfAbsent(key, value, pxMillis);
     }
   }
 
