@@ -51,6 +51,20 @@ final class AtomicWords {
     return false;
   }
 
+  /**
+   * ORs {@code bits} into word {@code w} with one atomic read-modify-write, unless an acquire read finds
+   * them all set already (then it writes nothing, so a saturated word's line stays shared). Returns true
+   * iff this call turned on one of them. Volatile (sequentially consistent) when it writes.
+   */
+  static boolean orWord(long[] words, int w, long bits) {
+    long seen = getAcquire(words, w);
+    if ((seen & bits) == bits) {
+      return false;
+    }
+    long before = (long) WORD.getAndBitwiseOr(words, w, bits);
+    return (before & bits) != bits;
+  }
+
   /** ORs {@code bits} into word {@code w} atomically; returns true iff any bit changed. */
   static boolean orWordCas(long[] words, int w, long bits) {
     long seen = getAcquire(words, w);

@@ -18,8 +18,9 @@ import org.concurrentbloom.internal.VisibleForTesting;
  * <h2>Thread safety</h2>
  * Every method may be called from any thread at any time.
  * <ul>
- *   <li>{@code add} and {@code mightContain} are lock-free: bits are set with compare-and-exchange on
- *       64-bit words and never cleared in place, so no add is ever lost.
+ *   <li>{@code add} and {@code mightContain} are lock-free: bits are set with atomic read-modify-writes
+ *       (compare-and-exchange, or one atomic OR per word) on 64-bit words and never cleared in place, so
+ *       no add is ever lost.
  *   <li>{@code clear} and {@code merge} are linearizable with respect to {@code add} and {@code mightContain}:
  *       each takes effect at one instant, an add that overlaps it is ordered wholly before (then cleared, or
  *       kept by the merge) or wholly after (then kept), and an add that starts after it returns is kept.
@@ -31,9 +32,10 @@ import org.concurrentbloom.internal.VisibleForTesting;
  * </ul>
  *
  * <h2>Hashing and layouts</h2>
- * New filters hash with XXH3-64, a String as its UTF-16 code units (hash strategies 4 and 5), then place
- * k probes by the layout: anywhere by enhanced double hashing (standard, the default), or in one 512-bit
- * block ({@link Builder#blocked()}). Files written before strategy 4 hash MurmurHash3 x64 128 of the
+ * New filters hash with XXH3-64, a String as its UTF-16 code units (hash strategies 4, 5 and 6), then
+ * place k bits by the layout: anywhere by enhanced double hashing (standard, the default), or in one
+ * 512-bit block ({@link Builder#blocked()}): in two of its words (strategy 6) for fpp of 0.001 and above,
+ * anywhere in it (strategy 5) below. Files written before strategy 4 hash MurmurHash3 x64 128 of the
  * funnel's bytes (strategies 1 and 2) and keep doing so when read, as do filters built with
  * {@link Builder#hashStrategy}; the Guava-compatible layout ({@link Builder#guavaCompatible()}) hashes
  * as Guava does. docs/HASHING.md and docs/LAYOUTS.md define each. Hashing a String or a Long allocates
@@ -217,6 +219,38 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     }
   }
 
+  /**
+   * {@code add(Long.valueOf(key))} without the box or the funnel dispatch: the same bits, the same
+   * answer. Allocates nothing.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()} (as
+   *     {@link #addAll(long[])}); nothing is added then
+   */
+  public boolean addLong(long key) {
+    requireLongKeys();
+    if (xxh3) {
+      long h = Xxh3Keys.ofLong(key);
+      return addHashed(h, Xxh3Keys.second(h));
+    }
+    return addHashed(Murmur3.longH1(key), Murmur3.longH2(key));
+  }
+
+  /**
+   * {@code mightContain(Long.valueOf(key))} without the box or the funnel dispatch: the same answer.
+   * Allocates nothing.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()} (as
+   *     {@link #mightContainAll(long[])})
+   */
+  public boolean mightContainLong(long key) {
+    requireLongKeys();
+    if (xxh3) {
+      long h = Xxh3Keys.ofLong(key);
+      return mightContainHashed(h, Xxh3Keys.second(h));
+    }
+    return mightContainHashed(Murmur3.longH1(key), Murmur3.longH2(key));
+  }
+
   @SuppressWarnings("unused") // written by Batches so the JIT cannot drop the warming loads
   private volatile long warmSink;
 
@@ -264,7 +298,7 @@ public final class BloomFilter<T> extends BitArrayView<T> {
 
   private void requireLongKeys() {
     if (!longKeys) {
-      throw new IllegalStateException("long[] batches need a filter built with Funnels.longFunnel(), not " + funnel);
+      Funnels.requireLongKeys(funnel); // throws
     }
   }
 

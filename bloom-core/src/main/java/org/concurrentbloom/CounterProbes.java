@@ -50,6 +50,19 @@ final class CounterProbes {
    * {@code strategy} (1, MurmurHash3, or 4, XXH3: the probes are the same). The
    * funnel runs before any field is written, so a funnel that re-enters a filter is harmless.
    */
+  /** {@link #hashed} of a long key under {@link Funnels#longFunnel()}, without the box. */
+  static CounterProbes hashedLong(long key, HashStrategy strategy) {
+    CounterProbes p = PER_THREAD.get();
+    if (strategy.isXxh3()) {
+      p.h1 = Xxh3Keys.ofLong(key);
+      p.h2 = Xxh3Keys.second(p.h1);
+    } else {
+      p.h1 = Murmur3.longH1(key);
+      p.h2 = Murmur3.longH2(key);
+    }
+    return p;
+  }
+
   static <T> CounterProbes hashed(T item, Funnel<? super T> funnel, HashStrategy strategy) {
     Objects.requireNonNull(item, "item");
     long a;

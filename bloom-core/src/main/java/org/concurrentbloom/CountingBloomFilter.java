@@ -222,7 +222,41 @@ public final class CountingBloomFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean mightContain(T item) {
-    long[] positions = CounterProbes.hashed(item, funnel, strategy).positions(counters, hashFunctions).positions;
+    return allNonZero(CounterProbes.hashed(item, funnel, strategy));
+  }
+
+  /**
+   * {@code add(Long.valueOf(key))} without the box: the same counters, the same answer.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
+   */
+  public boolean addLong(long key) {
+    Funnels.requireLongKeys(funnel);
+    return cells.add(CounterProbes.hashedLong(key, strategy).group(counters, hashFunctions));
+  }
+
+  /**
+   * {@code remove(Long.valueOf(key))} without the box.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
+   */
+  public boolean removeLong(long key) {
+    Funnels.requireLongKeys(funnel);
+    return cells.remove(CounterProbes.hashedLong(key, strategy).group(counters, hashFunctions));
+  }
+
+  /**
+   * {@code mightContain(Long.valueOf(key))} without the box.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
+   */
+  public boolean mightContainLong(long key) {
+    Funnels.requireLongKeys(funnel);
+    return allNonZero(CounterProbes.hashedLong(key, strategy));
+  }
+
+  private boolean allNonZero(CounterProbes hashed) {
+    long[] positions = hashed.positions(counters, hashFunctions).positions;
     long[] words = cells.words();
     for (int i = 0; i < hashFunctions; i++) {
       if (CounterWords.getAcquire(words, positions[i]) == 0) {

@@ -214,6 +214,28 @@ public final class ExpiringBloomFilter<T> implements MembershipFilter<T> {
     return generations.mightContain(h1, Xxh3Keys.second(h1));
   }
 
+  /**
+   * {@code add(Long.valueOf(key))} without the box: the same bits, the same answer.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
+   */
+  public boolean addLong(long key) {
+    Funnels.requireLongKeys(funnel);
+    long h1 = Xxh3Keys.ofLong(key);
+    return generations.add(h1, Xxh3Keys.second(h1));
+  }
+
+  /**
+   * {@code mightContain(Long.valueOf(key))} without the box.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
+   */
+  public boolean mightContainLong(long key) {
+    Funnels.requireLongKeys(funnel);
+    long h1 = Xxh3Keys.ofLong(key);
+    return generations.mightContain(h1, Xxh3Keys.second(h1));
+  }
+
   // ---------------------------------------------------------------- shape
 
   /** W: an add is remembered at least this long. */

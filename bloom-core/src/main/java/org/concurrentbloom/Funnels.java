@@ -53,6 +53,20 @@ public final class Funnels {
   }
 
   /**
+   * Checks that a filter's funnel is {@link #longFunnel()}, for the primitive long paths ({@code addLong},
+   * {@code mightContainLong}, {@code long[]} batches), which hash a long as that funnel does.
+   *
+   * @throws IllegalStateException naming the filter's funnel otherwise
+   */
+  static void requireLongKeys(Funnel<?> funnel) {
+    if (funnel != longFunnel()) {
+      throw new IllegalStateException(
+          "long keys (addLong, mightContainLong, long[] batches) need a filter built with Funnels.longFunnel(), not "
+              + funnel);
+    }
+  }
+
+  /**
    * Why filters of funnels {@code a} and {@code b} must not be merged, or null if they may: their
    * {@link KeyType}s differ (a custom funnel has not declared which bytes it writes, so it matches no
    * typed one), or both are custom and not {@code equals}, the only sign two custom funnels agree.

@@ -6,7 +6,8 @@ package org.concurrentbloom;
  * frozen by FilterTypeTest; docs/HASHING.md and docs/LAYOUTS.md define each strategy precisely enough to
  * reimplement it.
  *
- * <p>Strategies 4 and 5, the defaults of new standard and blocked filters, hash with XXH3-64 and feed
+ * <p>Strategies 4 and 6, the defaults of new standard and blocked filters (and 5, the blocked default
+ * before 6), hash with XXH3-64 and feed
  * strings as their UTF-16 code units, which is about 1.6 times cheaper per String key than strategies 1
  * and 2 (UTF-8 encoding, then MurmurHash3); their probes are those of 1 and 2. Files and Redis filters of
  * strategies 1 and 2 keep loading and answering exactly as before.
@@ -28,8 +29,13 @@ public enum HashStrategy {
    * strategy 1's enhanced double hashing. The standard layout's default.
    */
   XXH3_64_ENHANCED_DOUBLE(4),
-  /** 5: the hash of strategy 4, then strategy 2's probes inside one 512-bit block. The blocked layout's default. */
-  XXH3_64_BLOCKED(5);
+  /** 5: the hash of strategy 4, then strategy 2's probes inside one 512-bit block. */
+  XXH3_64_BLOCKED(5),
+  /**
+   * 6: the hash of strategy 4, then k bits in two 64-bit words of one 512-bit block, one word in each
+   * half ({@code WordPairLayout}). The blocked layout's default since it was added.
+   */
+  XXH3_64_WORD_PAIR(6);
 
   private final int id;
 
@@ -37,9 +43,9 @@ public enum HashStrategy {
     this.id = id;
   }
 
-  /** True for the strategies that hash with XXH3-64 (4 and 5) rather than MurmurHash3. */
+  /** True for the strategies that hash with XXH3-64 (4, 5 and 6) rather than MurmurHash3. */
   public boolean isXxh3() {
-    return this == XXH3_64_ENHANCED_DOUBLE || this == XXH3_64_BLOCKED;
+    return this == XXH3_64_ENHANCED_DOUBLE || this == XXH3_64_BLOCKED || this == XXH3_64_WORD_PAIR;
   }
 
   /** The strategy byte written in files; negative for a strategy that files cannot hold. */

@@ -32,7 +32,7 @@ final class LayerPlan {
   /** A plan whose layers have {@code layerType}'s default strategy. */
   LayerPlan(long initialCapacity, double fpp, int growthFactor, double tighteningRatio, FilterType layerType,
       long maxBits, IntFunction<Layout> layoutOverride) {
-    this(initialCapacity, fpp, growthFactor, tighteningRatio, layerType, layerType.strategy(), maxBits,
+    this(initialCapacity, fpp, growthFactor, tighteningRatio, layerType, layerType.layerStrategy(), maxBits,
         layoutOverride);
   }
 

@@ -4,10 +4,11 @@ package org.concurrentbloom;
  * Where an item's k bits live in the bit array, given its two 64-bit hashes. One subclass per filter
  * type; instances are immutable, so any thread may call any method.
  *
- * <p>{@link #set} must only ever turn bits on, with {@link AtomicWords}' compare-and-exchange;
+ * <p>{@link #set} must only ever turn bits on, with {@link AtomicWords}' atomic read-modify-writes;
  * {@link #test} must read with acquire semantics (the seal check in {@code BloomFilter} relies on it).
  */
-abstract sealed class Layout permits StandardLayout, BlockedLayout, GuavaLayout, GuavaMitz32Layout {
+abstract sealed class Layout permits StandardLayout, BlockedLayout, WordPairLayout, GuavaLayout,
+    GuavaMitz32Layout {
   final long bits;
   final int hashFunctions;
 

@@ -13,7 +13,7 @@ import java.util.Objects;
  */
 abstract class LayoutBuilder<T, B extends LayoutBuilder<T, B>> extends SizedBuilder<T, B> {
   private FilterType type = FilterType.STANDARD;
-  /** Null: the type's default ({@link FilterType#strategy()}). */
+  /** Null: the type's default for the fpp ({@link FilterType#strategyFor}). */
   private HashStrategy strategy;
   /** Two different non-default types were chosen: refused when the layout is resolved, not when chosen. */
   private boolean conflicting;
@@ -24,8 +24,10 @@ abstract class LayoutBuilder<T, B extends LayoutBuilder<T, B>> extends SizedBuil
 
   /**
    * Selects the cache-blocked layout: each item's bits lie in one 512-bit block, so a query costs one
-   * memory access instead of k. It needs a few percent more bits for the same fpp (it is sized from
-   * its own FPR model, not the standard formula); see docs/LAYOUTS.md.
+   * memory access instead of k. For fpp of 0.001 and above they lie in two 64-bit words of it (hash
+   * strategy 6), so a query is two loads and an add at most two atomic writes; below, anywhere in it
+   * (strategy 5). It needs a few percent more bits for the same fpp (7% at 1%; it is sized from its own
+   * FPR model, not the standard formula); see docs/LAYOUTS.md.
    */
   public B blocked() {
     return type(FilterType.BLOCKED);
@@ -44,8 +46,8 @@ abstract class LayoutBuilder<T, B extends LayoutBuilder<T, B>> extends SizedBuil
   }
 
   /**
-   * Selects the hash strategy instead of the layout's default (4 for the standard layout, 5 for the
-   * blocked one). The one use is a filter whose bits must match those of a MurmurHash3 filter: the files
+   * Selects the hash strategy instead of the layout's default (4 for the standard layout; 6 for the
+   * blocked one, or 5 when fpp is below 0.001). The one use is a filter whose bits must match those of a MurmurHash3 filter: the files
    * and Redis filters of strategies 1 and 2 (docs/HASHING.md), to {@link BloomFilter#merge merge} with
    * one or to upload it to Redis. {@code build()} refuses a strategy the layout does not take.
    */
@@ -82,6 +84,6 @@ abstract class LayoutBuilder<T, B extends LayoutBuilder<T, B>> extends SizedBuil
     if (conflicting) {
       throw new IllegalStateException("blocked() and guavaCompatible() cannot be combined");
     }
-    return type.sizedLayout(n, fpp, strategy == null ? type.strategy() : strategy);
+    return type.sizedLayout(n, fpp, strategy == null ? type.strategyFor(fpp) : strategy);
   }
 }

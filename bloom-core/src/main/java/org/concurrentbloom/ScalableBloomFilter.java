@@ -204,7 +204,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
         throw new IllegalStateException("initialCapacity(n) must be set before build()");
       }
       return empty(funnel, new LayerPlan(initialCapacity, fpp, growthFactor, tighteningRatio, layerType,
-          strategy == null ? layerType.strategy() : strategy, maxBitSize, null));
+          strategy == null ? layerType.layerStrategy() : strategy, maxBitSize, null));
     }
   }
 
@@ -244,6 +244,35 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     } finally {
       sink.release();
     }
+  }
+
+  /**
+   * {@code add(Long.valueOf(key))} without the box: the same bits, the same answer, the same growth.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}, or as
+   *     {@link #add}
+   */
+  public boolean addLong(long key) {
+    Funnels.requireLongKeys(funnel);
+    if (xxh3) {
+      long h = Xxh3Keys.ofLong(key);
+      return layers.add(h, Xxh3Keys.second(h));
+    }
+    return layers.add(Murmur3.longH1(key), Murmur3.longH2(key));
+  }
+
+  /**
+   * {@code mightContain(Long.valueOf(key))} without the box.
+   *
+   * @throws IllegalStateException if this filter's funnel is not {@link Funnels#longFunnel()}
+   */
+  public boolean mightContainLong(long key) {
+    Funnels.requireLongKeys(funnel);
+    if (xxh3) {
+      long h = Xxh3Keys.ofLong(key);
+      return ScalableLayers.anyContains(layers.current(), h, Xxh3Keys.second(h));
+    }
+    return ScalableLayers.anyContains(layers.current(), Murmur3.longH1(key), Murmur3.longH2(key));
   }
 
   /** Hashes the item once for all layers with MurmurHash3 (strategies 1 and 2); the caller releases the sink. */

@@ -63,10 +63,14 @@ class BlockedLayoutTest {
     assertThat((double) shape[0] / Sizing.optimalBits(n, p)).isBetween(1.0, 1.3);
   }
 
-  /** Strategy 2 (MurmurHash3), as built before strategy 5, and 5, the default of new blocked filters. */
+  /**
+   * Strategy 2 (MurmurHash3), as built before strategy 5; 5, the default before 6; and 6, the default of
+   * new blocked filters at p = 1% (null: the builder's choice).
+   */
   @Test
   void blockedFilesRoundTripAndAreNotCompatibleWithStandardOnes() throws IOException {
-    for (HashStrategy strategy : new HashStrategy[] {HashStrategy.MURMUR3_128_BLOCKED, null}) {
+    for (HashStrategy strategy : new HashStrategy[] {HashStrategy.MURMUR3_128_BLOCKED, HashStrategy.XXH3_64_BLOCKED,
+        null}) {
       BloomFilter.Builder<CharSequence> builder = BloomFilter.<CharSequence>builder(Funnels.stringFunnel())
           .expectedInsertions(1000).fpp(0.01).blocked();
       BloomFilter<CharSequence> blocked = (strategy == null ? builder : builder.hashStrategy(strategy)).build();
@@ -75,7 +79,7 @@ class BlockedLayoutTest {
       blocked.writeTo(out);
       byte[] bytes = out.toByteArray();
       assertThat(bytes[5]).as("type").isEqualTo((byte) 2);
-      assertThat(bytes[6]).as("strategy").isEqualTo((byte) (strategy == null ? 5 : 2));
+      assertThat(bytes[6]).as("strategy").isEqualTo((byte) (strategy == null ? 6 : strategy.id()));
       BloomFilter<CharSequence> loaded = BloomFilter.readFrom(new ByteArrayInputStream(bytes), Funnels.stringFunnel());
       assertThat(loaded.filterType()).isEqualTo(FilterType.BLOCKED);
       assertThat(loaded.mightContain("x")).isTrue();

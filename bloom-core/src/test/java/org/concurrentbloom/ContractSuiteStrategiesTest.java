@@ -6,8 +6,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which hash strategy each subclass of the contract suite puts under test: the default subclasses the
- * defaults of new filters (4 for standard filters and layers, 5 for blocked ones), the Murmur3 ones the
- * strategies of older files (1 and 2). If a default changed, or a subclass stopped building what its
+ * defaults of new filters (4 for standard filters and layers, 6 for blocked filters, 5 for blocked
+ * layers), Xxh3Blocked strategy 5, the Murmur3 ones the strategies of older files (1 and 2). If a default changed, or a subclass stopped building what its
  * name says, the contract would silently run twice on one strategy and never on the other.
  */
 class ContractSuiteStrategiesTest {
@@ -18,6 +18,8 @@ class ContractSuiteStrategiesTest {
     assertThat(new StandardBloomFilterContractTest().create(STRINGS, 100, 0.01).hashStrategy())
         .isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
     assertThat(new BlockedBloomFilterContractTest().create(STRINGS, 100, 0.01).hashStrategy())
+        .isEqualTo(HashStrategy.XXH3_64_WORD_PAIR);
+    assertThat(new Xxh3BlockedBloomFilterContractTest().create(STRINGS, 100, 0.01).hashStrategy())
         .isEqualTo(HashStrategy.XXH3_64_BLOCKED);
     assertThat(new Murmur3StandardBloomFilterContractTest().create(STRINGS, 100, 0.01).hashStrategy())
         .isEqualTo(HashStrategy.MURMUR3_128_ENHANCED_DOUBLE);

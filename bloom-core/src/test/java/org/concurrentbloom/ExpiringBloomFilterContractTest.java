@@ -37,6 +37,17 @@ class ExpiringBloomFilterContractTest extends MembershipFilterContractTest {
 
   private static volatile TestClock lastClock = new TestClock(START);
 
+  /** The wrapped filter's addLong, moving the clock on as {@link SteadyRate#add} does. */
+  @Override
+  protected boolean addLong(MembershipFilter<?> f, long key) {
+    return f instanceof SteadyRate<?> s ? s.addLong(key) : super.addLong(f, key);
+  }
+
+  @Override
+  protected boolean mightContainLong(MembershipFilter<?> f, long key) {
+    return f instanceof SteadyRate<?> s ? s.filter.mightContainLong(key) : super.mightContainLong(f, key);
+  }
+
   /** The filter under test, with its clock moved on by W/n after every add. */
   private static final class SteadyRate<T> implements MembershipFilter<T> {
     private final ExpiringBloomFilter<T> filter;
@@ -53,6 +64,13 @@ class ExpiringBloomFilterContractTest extends MembershipFilterContractTest {
     @Override
     public boolean add(T item) {
       boolean changed = filter.add(item);
+      long done = adds.incrementAndGet();
+      clock.set(START + done * WINDOW_MILLIS / n);
+      return changed;
+    }
+
+    boolean addLong(long key) {
+      boolean changed = filter.addLong(key);
       long done = adds.incrementAndGet();
       clock.set(START + done * WINDOW_MILLIS / n);
       return changed;

@@ -14,7 +14,7 @@ final class FilterTypeTest {
   void typeIdsStrategiesAndNamesAreFrozen() {
     Map<FilterType, String> expected = new LinkedHashMap<>();
     expected.put(FilterType.STANDARD, "1 standard 4 [1, 4]");
-    expected.put(FilterType.BLOCKED, "2 blocked 5 [2, 5]");
+    expected.put(FilterType.BLOCKED, "2 blocked 6 [2, 5, 6]");
     expected.put(FilterType.GUAVA, "3 guava 3 [3]");
     expected.put(FilterType.COUNTING, "4 counting 4 [1, 4]");
     expected.put(FilterType.SCALABLE, "5 scalable - []");
@@ -40,7 +40,8 @@ final class FilterTypeTest {
     assertThat(HashStrategy.GUAVA_MURMUR128_MITZ_32.isStorable()).isFalse();
     assertThat(HashStrategy.XXH3_64_ENHANCED_DOUBLE.id()).isEqualTo(4);
     assertThat(HashStrategy.XXH3_64_BLOCKED.id()).isEqualTo(5);
-    assertThat(HashStrategy.values()).hasSize(6);
+    assertThat(HashStrategy.XXH3_64_WORD_PAIR.id()).isEqualTo(6);
+    assertThat(HashStrategy.values()).hasSize(7);
     for (HashStrategy s : HashStrategy.values()) {
       if (s.isStorable()) {
         assertThat(HashStrategy.ofId(s.id())).isSameAs(s);

@@ -48,7 +48,7 @@ final class JcstressKeys {
   /**
    * An empty filter made by the public builder with its defaults for {@code expectedInsertions} and
    * {@code fpp}, blocked or standard, checked to have {@code bits} bits and {@code strategy}: for the
-   * tests of the strategies new filters get (4 and 5), which {@code new StandardLayout(bits, k)} and
+   * tests of the strategies new filters get (4, and 6 for blocked ones), which {@code new StandardLayout(bits, k)} and
    * {@link #blocked} (strategies 1 and 2) do not make.
    */
   static BloomFilter<Integer> built(long expectedInsertions, double fpp, boolean blocked, long bits,
@@ -56,6 +56,19 @@ final class JcstressKeys {
     BloomFilter.Builder<Integer> b = BloomFilter.builder(Funnels.integerFunnel())
         .expectedInsertions(expectedInsertions).fpp(fpp);
     BloomFilter<Integer> f = blocked ? b.blocked().build() : b.build();
+    if (f.bitSize() != bits || f.hashStrategy() != strategy) {
+      throw new IllegalStateException("expected " + bits + " bits of " + strategy + ", built " + f);
+    }
+    return f;
+  }
+
+  /**
+   * As {@link #built}, blocked, with {@code strategy} asked for by name: for strategy 5, which new
+   * blocked filters get by default only below p = 0.001.
+   */
+  static BloomFilter<Integer> blockedWith(long expectedInsertions, double fpp, long bits, HashStrategy strategy) {
+    BloomFilter<Integer> f = BloomFilter.builder(Funnels.integerFunnel()).expectedInsertions(expectedInsertions)
+        .fpp(fpp).blocked().hashStrategy(strategy).build();
     if (f.bitSize() != bits || f.hashStrategy() != strategy) {
       throw new IllegalStateException("expected " + bits + " bits of " + strategy + ", built " + f);
     }

@@ -11,8 +11,8 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 
 /**
- * {@link BlockedConcurrentAdds} on a filter of hash strategy 5 (XXH3-64), the default of new blocked
- * filters, made by the public builder: 10 expected insertions at 10% give a single 512-bit block
+ * {@link BlockedConcurrentAdds} on a filter of hash strategy 5 (XXH3-64), the blocked default before
+ * strategy 6 and still below p = 0.001, made by the public builder: 10 expected insertions at 10% give a single 512-bit block
  * (checked when the class loads). The two items are disjoint in their bits but have bits in a common
  * 64-bit word, so the adds race on that word, and a lost bit would show as a false negative.
  *
@@ -26,7 +26,7 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 public class Xxh3BlockedConcurrentAdds {
   /** Copied for each state: see {@link JcstressKeys#filter(Layout)}. */
   static final BloomFilter<Integer> EMPTY =
-      JcstressKeys.built(10, 0.1, true, BlockedLayout.BLOCK_BITS, HashStrategy.XXH3_64_BLOCKED);
+      JcstressKeys.blockedWith(10, 0.1, BlockedLayout.BLOCK_BITS, HashStrategy.XXH3_64_BLOCKED);
   static final int[] KEYS = JcstressKeys.disjointSharingAWord(EMPTY.layout(), 2);
 
   final BloomFilter<Integer> filter = EMPTY.copy();

@@ -9,19 +9,21 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * A {@code --hash-strategy} value: a hash family ({@code xxh3}, the default, or {@code murmur3}, which
- * releases before strategy 4 read), or one strategy by its file id (1, 2, 4, 5) or enum name. A family
- * becomes the strategy of the filter type's layout ({@link Choice#resolve}): 4 or 1 for standard (and scalable)
- * filters, 5 or 2 for blocked ones. An unknown value is a usage error that names it.
+ * releases before strategy 4 read), or one strategy by its file id (1, 2, 4, 5, 6) or enum name. A family
+ * becomes the strategy of the filter type's layout ({@link Choice#resolve}): xxh3 the library's default
+ * for the type (4 for standard and scalable filters; 6 for blocked ones, 5 below p = 0.001 and for
+ * blocked layers), murmur3 1 or 2. An unknown value is a usage error that names it.
  */
 final class HashStrategyOption implements ITypeConverter<HashStrategyOption.Choice> {
   /** The values {@code --hash-strategy} takes, for its description and messages. */
-  static final String VALUES = "xxh3 or murmur3, or a strategy id (4, 1; 5, 2 with --blocked) or name";
+  static final String VALUES = "xxh3 or murmur3, or a strategy id (4, 1; 6, 5, 2 with --blocked) or name";
 
   /** What the user asked for: a family (strategy null), or one strategy; {@code text} as given. */
   record Choice(String text, boolean xxh3, HashStrategy strategy) {
     /**
-     * The strategy a new filter of {@code kind} gets for this choice; {@code SCALABLE} stands for
-     * standard layers (a caller whose scalable filter has blocked layers passes {@code BLOCKED}).
+     * The strategy a new filter of {@code kind} gets for this choice, or null for the library's default
+     * (the xxh3 family: the library picks by p and by filter kind); {@code SCALABLE} stands for standard
+     * layers (a caller whose scalable filter has blocked layers passes {@code BLOCKED}).
      *
      * @throws IllegalArgumentException if {@code kind} does not take it; the message names the value and
      *     the strategies the type takes
@@ -32,6 +34,8 @@ final class HashStrategyOption implements ITypeConverter<HashStrategyOption.Choi
         if (layout.admits(strategy)) {
           return strategy;
         }
+      } else if (xxh3 && layout.strategy().isXxh3()) {
+        return null;
       } else {
         for (HashStrategy s : layout.strategies()) {
           if (isXxh3(s) == xxh3 && (xxh3 || isMurmur3(s))) {
