@@ -61,9 +61,9 @@ final class ExpiringFormat {
       st = gens.stateVolatile();
       cur = ExpiringGenerations.slotIn(st);
       long valid = gens.validAt(st, t);
-      words = gens.wordsOf(valid);
+      words = gens.bits.wordsOf(valid);
       for (int p = 0; p < g; p++) {
-        counts[p] = (valid & (1L << p)) != 0 ? gens.countOf(p, ExpiringGenerations.heldSlot(cur, p, g)) : 0;
+        counts[p] = (valid & (1L << p)) != 0 ? gens.countOf(p, SlotClock.heldSlot(cur, p, g)) : 0;
       }
     } while (gens.stateVolatile() != st);
     ByteBuffer header = ByteBuffer.allocate(FIXED_HEADER_BYTES + GENERATION_BYTES * g)
@@ -79,11 +79,11 @@ final class ExpiringFormat {
         .putInt(plan.hashFunctions)
         .putLong(plan.cells)
         .putLong(plan.slotMillis)
-        .putLong(gens.origin)
+        .putLong(gens.slots.origin)
         .putLong(cur)
         .putLong(8L * words.length);
     for (int p = 0; p < g; p++) {
-      header.putLong(gens.slotStart(ExpiringGenerations.heldSlot(cur, p, g))).putLong(counts[p])
+      header.putLong(gens.slotStart(SlotClock.heldSlot(cur, p, g))).putLong(counts[p])
           .putLong(NOT_KEPT);
     }
     CRC32C crc = new CRC32C();
@@ -155,14 +155,14 @@ final class ExpiringFormat {
     crc.update(table);
     ByteBuffer tb = ByteBuffer.wrap(table);
     long[] counts = new long[g];
-    long currentEnd = ExpiringGenerations.slotStart(origin, plan.slotMillis, cur + g);
+    long currentEnd = SlotClock.slotStart(origin, plan.slotMillis, cur + g);
     long folded = 0;
     for (int q = 0; q < g; q++) {
       long start = tb.getLong();
       long count = tb.getLong();
       long keptUntil = tb.getLong();
-      long held = ExpiringGenerations.heldSlot(cur, q, g);
-      long expected = ExpiringGenerations.slotStart(origin, plan.slotMillis, held);
+      long held = SlotClock.heldSlot(cur, q, g);
+      long expected = SlotClock.slotStart(origin, plan.slotMillis, held);
       if (start != expected) {
         throw new IOException("generation " + q + " starts at " + start + ", but it holds slot " + held
             + ", which starts at origin + slot·s = " + expected);
@@ -177,7 +177,7 @@ final class ExpiringFormat {
         throw new IOException("generation " + q + " is kept until " + keptUntil + ", after the current generation"
             + " (slot " + cur + ") is forgotten at " + currentEnd + ": no generation of this file lasts that long");
       }
-      if (keptUntil > ExpiringGenerations.slotStart(origin, plan.slotMillis, held + g)) {
+      if (keptUntil > SlotClock.slotStart(origin, plan.slotMillis, held + g)) {
         folded |= 1L << q;
       }
       counts[q] = count;
@@ -200,7 +200,7 @@ final class ExpiringFormat {
     if (folded == 0) {
       return;
     }
-    long ones = ExpiringGenerations.cellOnes(g);
+    long ones = GenerationWords.cellOnes(g);
     for (int w = 0; w < words.length; w++) {
       long cells = 0;
       for (int q = 0; q < g; q++) {

@@ -26,7 +26,7 @@ final class ExpiringPlan {
    * (docs/FORMAT.md, type 6).
    */
   static final long MAX_WINDOW_MILLIS = Long.MAX_VALUE / (4L * MAX_GENERATIONS);
-  /** Slot numbers stay below 2^55 so that the state word can hold one with its phase (see ExpiringGenerations). */
+  /** Slot numbers stay below 2^55 so that the state word can hold one with its phase (see ExpiringSteps). */
   static final long MAX_SLOT = (1L << 55) - 1;
 
   final long expectedInsertions;

@@ -102,7 +102,7 @@ public class ExpiringBloomFilterLincheckTest {
     ExpiringPlan plan = new ExpiringPlan(shape.expectedInsertions(), shape.fpp(), WINDOW, shape.generationCount());
     ExpiringGenerations gens = ExpiringGenerations.empty(plan, clock);
     new ExpiringBloomFilter<Integer>(Funnels.integerFunnel(), gens, clock).add(key);
-    return BitSet.valueOf(gens.words);
+    return BitSet.valueOf(gens.bits.words);
   }
 
   /** The first {@code count} non-negative ints, in order, with 6 distinct cells none shared with an int before. */

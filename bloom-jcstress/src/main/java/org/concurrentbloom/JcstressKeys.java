@@ -143,7 +143,7 @@ final class JcstressKeys {
         shape.generationCount());
     ExpiringGenerations gens = ExpiringGenerations.empty(plan, clock);
     new ExpiringBloomFilter<Integer>(Funnels.integerFunnel(), gens, clock).add(key);
-    return BitSet.valueOf(gens.words);
+    return BitSet.valueOf(gens.bits.words);
   }
 
   private static int[] find(Layout layout, int count, boolean shareAWordWithFirst) {
