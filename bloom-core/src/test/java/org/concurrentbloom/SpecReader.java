@@ -74,7 +74,7 @@ final class SpecReader {
     return b;
   }
 
-  /** The bytes a string key hashes as under a strategy: UTF-16LE for 4 and 5, UTF-8 for the others. */
+  /** The bytes a string key hashes as under a strategy: UTF-16LE for 4, 5 and 6, UTF-8 for the others. */
   static byte[] stringBytes(CharSequence s, int strategy) {
     return isXxh3(strategy) ? utf16le(s) : utf8(s);
   }
@@ -178,7 +178,7 @@ final class SpecReader {
 
   /** True for the strategies that hash with XXH3-64: 4 and 5. */
   static boolean isXxh3(int strategy) {
-    return strategy == 4 || strategy == 5;
+    return strategy == 4 || strategy == 5 || strategy == 6;
   }
 
   /** XXH3-64 with seed 0 (XXH3_64bits); the one primitive taken from a library, hash4j. */
@@ -262,6 +262,24 @@ final class SpecReader {
     return out;
   }
 
+  /**
+   * Strategy 6 (HASHING.md section 8): g = h1 * 0x9E3779B97F4A7C15; the first ceil(k/2) fields of g, 6
+   * bits each from the top, in word 8 block + (g & 3), the others in word 8 block + 4 + ((g >> 2) & 3).
+   */
+  static long[] wordPairProbes(long h1, long m, int k) {
+    long block = blockOf(h1, m);
+    BigInteger g = unsigned(h1).multiply(unsigned(0x9E3779B97F4A7C15L)).mod(TWO_64);
+    long first = 8 * block + g.and(BigInteger.valueOf(3)).longValueExact();
+    long second = 8 * block + 4 + g.shiftRight(2).and(BigInteger.valueOf(3)).longValueExact();
+    int c = (k + 1) / 2;
+    long[] out = new long[k];
+    for (int i = 0; i < k; i++) {
+      long field = g.shiftRight(58 - 6 * i).and(BigInteger.valueOf(63)).longValueExact();
+      out[i] = 64 * (i < c ? first : second) + field;
+    }
+    return out;
+  }
+
   /** Strategy 3: probe i (0-based) is ((h1 + i * h2) mod 2^64, top bit cleared) mod m. */
   static long[] guavaProbes(long h1, long h2, long m, int k) {
     long[] out = new long[k];
@@ -288,7 +306,7 @@ final class SpecReader {
     }
   }
 
-  /** The positions for a hash strategy: 1 and 4 standard, 2 and 5 blocked, 3 Guava's. */
+  /** The positions for a hash strategy: 1 and 4 standard, 2 and 5 blocked, 6 two words of a block, 3 Guava's. */
   static long[] probesOfStrategy(int strategy, long[] h, long m, int k) {
     switch (strategy) {
       case 1:
@@ -297,6 +315,8 @@ final class SpecReader {
       case 2:
       case 5:
         return blockedProbes(h[0], h[1], m, k);
+      case 6:
+        return wordPairProbes(h[0], m, k);
       case 3:
         return guavaProbes(h[0], h[1], m, k);
       default:
@@ -630,9 +650,9 @@ final class SpecReader {
     if (type < 1 || type > 4) {
       throw new Rejected("type");
     }
-    // Types 1 and 4 take strategy 1 or 4, type 2 takes 2 or 5, type 3 takes 3.
+    // Types 1 and 4 take strategy 1 or 4, type 2 takes 2, 5 or 6, type 3 takes 3.
     boolean admitted = (type == 1 || type == 4) ? (strategy == 1 || strategy == 4)
-        : type == 2 ? (strategy == 2 || strategy == 5)
+        : type == 2 ? (strategy == 2 || strategy == 5 || strategy == 6)
         : strategy == 3;
     if (!admitted) {
       throw new Rejected("strategy");
@@ -662,6 +682,9 @@ final class SpecReader {
     }
     if (type == 2 && m % 512 != 0) {
       throw new Rejected("blocked m");
+    }
+    if (type == 2 && strategy == 6 && k > 10) {
+      throw new Rejected("word-pair k");
     }
     if (type == 3 && m % 64 != 0) {
       throw new Rejected("guava m");
@@ -707,7 +730,7 @@ final class SpecReader {
     if (version != 1 && version != 2) {
       throw new Rejected("version");
     }
-    if (strategy < 1 || strategy > 5 || strategy == 3) {
+    if (strategy < 1 || strategy > 6 || strategy == 3) {
       throw new Rejected("strategy");
     }
     int layerType = strategy == 1 || strategy == 4 ? 1 : 2;

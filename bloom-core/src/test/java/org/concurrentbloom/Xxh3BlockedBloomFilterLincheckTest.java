@@ -6,7 +6,7 @@ import org.junit.jupiter.api.BeforeAll;
 
 /**
  * {@link BlockedBloomFilterLincheckTest}'s tests, {@link #checkBlocks()} included, on the blocked layout
- * with hash strategy 5 (XXH3-64), the default of new blocked filters: 2 blocks of 512 bits and 3 hash
+ * with hash strategy 5 (XXH3-64), the blocked default before strategy 6 and still below p = 0.001: 2 blocks of 512 bits and 3 hash
  * functions, as {@link BlockedBloomFilterLincheckTest#BLOCKED}.
  */
 public class Xxh3BlockedBloomFilterLincheckTest extends BlockedBloomFilterLincheckTest {

@@ -54,14 +54,28 @@ final class Xxh3DocExamplesTest {
 
   @Test
   void blockedWorkedExample() {
-    BloomFilter<CharSequence> f =
-        BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10_000).fpp(0.01).blocked().build();
+    BloomFilter<CharSequence> f = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10_000).fpp(0.01)
+        .blocked().hashStrategy(HashStrategy.XXH3_64_BLOCKED).build();
     assertThat(f.hashStrategy()).isSameAs(HashStrategy.XXH3_64_BLOCKED);
     assertThat(f.bitSize()).isEqualTo(99_328);
     assertThat(f.hashFunctions()).isEqualTo(6);
     assertThat(Probes.reduce(KEY_H1, 99_328 / 512)).isEqualTo(138);
     f.add(KEY);
     assertThat(setBits(f.currentWords())).containsExactly(70_669L, 70_811L, 70_952L, 71_040L, 71_067L, 71_159L);
+  }
+
+  /** HASHING.md §8's worked example: strategy 6, what {@code blocked()} builds at p = 1%. */
+  @Test
+  void wordPairWorkedExample() {
+    BloomFilter<CharSequence> f =
+        BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10_000).fpp(0.01).blocked().build();
+    assertThat(f.hashStrategy()).isSameAs(HashStrategy.XXH3_64_WORD_PAIR);
+    assertThat(f.bitSize()).isEqualTo(102_912);
+    assertThat(f.hashFunctions()).isEqualTo(6);
+    assertThat(Probes.reduce(KEY_H1, 102_912 / 512)).isEqualTo(143);
+    assertThat(KEY_H1 * 0x9E3779B97F4A7C15L).isEqualTo(0x6571ee2409174397L);
+    f.add(KEY);
+    assertThat(setBits(f.currentWords())).containsExactly(73_415L, 73_431L, 73_433L, 73_536L, 73_545L, 73_582L);
   }
 
   private static void assertVector(byte[] bytes, long h1, long h2) {

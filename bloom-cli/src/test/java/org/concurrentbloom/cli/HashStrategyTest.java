@@ -75,13 +75,13 @@ class HashStrategyTest {
   }
 
   @Test
-  void createWritesStrategyFourByDefaultAndFiveWhenBlocked() throws IOException {
+  void createWritesStrategyFourByDefaultAndSixWhenBlocked() throws IOException {
     Path standard = create("s.bloom");
     Path blocked = create("b.bloom", "--blocked");
     assertThat(read(standard).hashStrategy()).isEqualTo(HashStrategy.XXH3_64_ENHANCED_DOUBLE);
-    assertThat(read(blocked).hashStrategy()).isEqualTo(HashStrategy.XXH3_64_BLOCKED);
+    assertThat(read(blocked).hashStrategy()).isEqualTo(HashStrategy.XXH3_64_WORD_PAIR);
     assertThat(infoStrategy(standard)).isEqualTo("4 (XXH3_64_ENHANCED_DOUBLE)");
-    assertThat(infoStrategy(blocked)).isEqualTo("5 (XXH3_64_BLOCKED)");
+    assertThat(infoStrategy(blocked)).isEqualTo("6 (XXH3_64_WORD_PAIR)");
   }
 
   @ParameterizedTest
@@ -93,7 +93,8 @@ class HashStrategyTest {
       "xxh3, standard, XXH3_64_ENHANCED_DOUBLE",
       "murmur3, blocked, MURMUR3_128_BLOCKED",
       "2, blocked, MURMUR3_128_BLOCKED",
-      "xxh3, blocked, XXH3_64_BLOCKED",
+      "xxh3, blocked, XXH3_64_WORD_PAIR",
+      "6, blocked, XXH3_64_WORD_PAIR",
       "5, blocked, XXH3_64_BLOCKED"})
   void hashStrategySelectsTheStrategyOfTheLayout(String value, String type, HashStrategy expected)
       throws IOException {
@@ -139,7 +140,7 @@ class HashStrategyTest {
 
   @ParameterizedTest
   @CsvSource({
-      "1, --blocked, 'not for blocked filters: they take 5 (XXH3_64_BLOCKED) or 2 (MURMUR3_128_BLOCKED)'",
+      "1, --blocked, 'not for blocked filters: they take 6 (XXH3_64_WORD_PAIR) or 2 (MURMUR3_128_BLOCKED) or 5 (XXH3_64_BLOCKED)'",
       "5, --scalable, 'not for scalable filters: they take 4 (XXH3_64_ENHANCED_DOUBLE) or 1'",
       "5, --counting, 'not for counting filters: they take 4 (XXH3_64_ENHANCED_DOUBLE) or 1'",
       "murmur3, --guava, 'not for Guava-compatible filters: they take 3 (GUAVA_MURMUR128_MITZ_64)'"})

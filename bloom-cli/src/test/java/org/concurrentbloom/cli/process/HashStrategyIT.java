@@ -50,7 +50,7 @@ class HashStrategyIT {
     assertThat(strategyLine(f)).isEqualTo("hash strategy:          4 (XXH3_64_ENHANCED_DOUBLE)");
     Path blocked = dir.resolve("blocked.bloom");
     Bloom.run("create", "-n", "5000", "-p", "0.01", "--blocked", "-o", blocked.toString()).ok();
-    assertThat(strategyLine(blocked)).isEqualTo("hash strategy:          5 (XXH3_64_BLOCKED)");
+    assertThat(strategyLine(blocked)).isEqualTo("hash strategy:          6 (XXH3_64_WORD_PAIR)");
   }
 
   @Test

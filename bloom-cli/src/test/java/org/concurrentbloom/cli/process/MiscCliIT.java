@@ -232,7 +232,7 @@ class MiscCliIT {
         "-o", dir.resolve("x.bloom").toString());
     assertThat(standardStrategy.exitCode()).isEqualTo(2);
     assertThat(standardStrategy.stderr()).contains("--hash-strategy 4 (XXH3_64_ENHANCED_DOUBLE) is not for blocked "
-        + "filters: they take 5 (XXH3_64_BLOCKED) or 2 (MURMUR3_128_BLOCKED)");
+        + "filters: they take 6 (XXH3_64_WORD_PAIR) or 2 (MURMUR3_128_BLOCKED) or 5 (XXH3_64_BLOCKED)");
   }
 
   /** --blocked goes with standard and scalable filters only; the message names both options. */
