@@ -87,24 +87,42 @@ final class WordPairLayout extends Layout {
 
   /** The item's bits in word a: fields 0 .. ceil(k/2)-1 of g, from the top. */
   private long firstMask(long g) {
-    long mask = 0;
-    long f = g;
-    for (int i = 0; i < firstWordBits; i++) {
-      mask |= 1L << (f >>> 58);
-      f <<= 6;
-    }
-    return mask;
+    return mask(g, firstWordBits);
   }
 
   /** The item's bits in word b: fields ceil(k/2) .. k-1 of g. */
   private long secondMask(long g) {
-    long mask = 0;
-    long f = g << (6 * firstWordBits);
-    for (int i = firstWordBits; i < hashFunctions; i++) {
-      mask |= 1L << (f >>> 58);
-      f <<= 6;
+    return mask(g << (6 * firstWordBits), hashFunctions - firstWordBits);
+  }
+
+  /**
+   * The OR of bits for the first {@code fields} 6-bit fields of {@code f}, from the top (0 to 5 of them).
+   * A switch, not a loop: a loop of an unknown count of 1 to 5 turns, which the JIT compiles with its
+   * set-up and exit tests, cost more than the rest of a query (two loads). A long shift uses its count
+   * mod 64, so {@code 1L << (f >>> s)} is the bit named by the six bits of f from bit s up.
+   */
+  @SuppressWarnings("fallthrough") // each case adds its field and those of the cases below it
+  private static long mask(long f, int fields) {
+    long m = 0;
+    switch (fields) {
+      case 5:
+        m |= 1L << (f >>> 34);
+        // fall through
+      case 4:
+        m |= 1L << (f >>> 40);
+        // fall through
+      case 3:
+        m |= 1L << (f >>> 46);
+        // fall through
+      case 2:
+        m |= 1L << (f >>> 52);
+        // fall through
+      case 1:
+        m |= 1L << (f >>> 58);
+        // fall through
+      default:
+        return m;
     }
-    return mask;
   }
 
   @Override
