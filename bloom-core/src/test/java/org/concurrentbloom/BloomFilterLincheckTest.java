@@ -20,6 +20,7 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -85,6 +86,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 // One instance for all tests, so that checkKeys() need not be static and can ask for the domain.
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("jdk-independent") // Lincheck explores interleavings of the library's bytecode: the same on every JDK (.ci/run)
 public class BloomFilterLincheckTest {
   static final int KEY_COUNT = 5;
 

@@ -2,6 +2,7 @@ package org.concurrentbloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -11,6 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * with probability about 0.13%). A counting filter has the standard filter's m and k and answers from
  * whether counters are non-zero, so the same bounds hold; and they must still hold after removes.
  */
+@Tag("jdk-independent") // rates of fixed keys under fixed hashes: the same on every JDK (.ci/run)
 class CountingFalsePositiveRateTest {
   private static final int PROBES = 1_000_000;
 

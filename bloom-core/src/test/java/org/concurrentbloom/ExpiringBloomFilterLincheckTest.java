@@ -14,6 +14,7 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -58,6 +59,7 @@ import org.junit.jupiter.api.TestInstance;
  * the random scenarios until the design changed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("jdk-independent") // Lincheck explores interleavings of the library's bytecode: the same on every JDK (.ci/run)
 public class ExpiringBloomFilterLincheckTest {
   static final int KEY_COUNT = 4;
   static final long ORIGIN = 1_000_000;

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * docs/GUAVA.md names): for every (n, p) of Guava's own sizing grid both libraries either refuse or
  * write the same bytes after the same inserts; then large n, and Guava's golden false-positive counts.
  */
+@Tag("jdk-independent") // sizing arithmetic and fixed-key counts: the same on every JDK (.ci/run)
 class GuavaSizingGridTest {
   /** Keys inserted at every grid point: enough to put bits in several words, few enough to be fast. */
   private static final int GRID_INSERTS = 3;

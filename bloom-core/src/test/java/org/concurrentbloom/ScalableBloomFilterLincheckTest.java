@@ -9,6 +9,7 @@ import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * layer is full, and growth that publishes its layer without the CAS (so that a layer built before a
  * clear is grafted onto the cleared filter), each fail both modelChecking and handWrittenScenarios.
  */
+@Tag("jdk-independent") // Lincheck explores interleavings of the library's bytecode: the same on every JDK (.ci/run)
 public class ScalableBloomFilterLincheckTest {
   private static final BloomFilterLincheckTest.Domain DOMAIN = BloomFilterLincheckTest.STANDARD;
 

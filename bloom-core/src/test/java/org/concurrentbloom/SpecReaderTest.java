@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * examples of the documents are hard-coded here, so a change to either the documents' numbers or the
  * library's behaviour fails this test. Fixed seeds throughout.
  */
+@Tag("jdk-independent") // file bytes and hash arithmetic against the spec: the same on every JDK (.ci/run)
 class SpecReaderTest {
   private static final HexFormat HEX = HexFormat.of();
 

@@ -9,6 +9,7 @@ import org.concurrentbloom.guard.GuardStats;
 import org.concurrentbloom.guard.MembershipGuard;
 import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the guard serves on. The server keeps no data across a restart (no AOF), as after a total loss.
  * Each case runs over both clients.
  */
+@Tag("jdk-independent") // the guard's policy on faults; the clients' fault paths run in FaultTest (.ci/run)
 class GuardFaultTest {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
 

@@ -7,6 +7,7 @@ import java.util.List;
 import org.concurrentbloom.guard.MembershipGuard;
 import org.concurrentbloom.guard.NeverInserted;
 import org.concurrentbloom.guard.TableSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -18,6 +19,7 @@ import redis.clients.jedis.RedisClient;
  * meanwhile, every inserted row keeps answering "maybe", and the guard rebuilds from its key source by
  * itself, after which it filters again.
  */
+@Tag("jdk-independent") // the guard's policy on lost data: JDK-free (.ci/run)
 class GuardLossTest {
   @RegisterExtension
   static final RedisServerExtension SERVER = new RedisServerExtension();

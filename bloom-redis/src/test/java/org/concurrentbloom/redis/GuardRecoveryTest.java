@@ -25,6 +25,7 @@ import org.concurrentbloom.guard.ScanResult;
 import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,6 +40,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * can heal B within {@link #HEALTHY_WITHIN}: a retry would scan, which is the other way out and not the
  * one under test. Every wait is a latch or a poll with a deadline; each case takes a few seconds.
  */
+@Tag("jdk-independent") // the guard's recovery protocol: JDK-free (.ci/run)
 class GuardRecoveryTest {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final Duration HEALTHY_WITHIN = Duration.ofSeconds(10);

@@ -16,6 +16,7 @@ import org.concurrentbloom.guard.MembershipGuard;
 import org.concurrentbloom.guard.TableSource;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -130,6 +131,7 @@ class RedisClusterBloomFilterTest {
    * is promoted, and checks that every add acknowledged before the crash (waitForReplicas(1)) is present
    * and that new adds work. During the failover each query answers true or throws; never false.
    */
+  @Tag("jdk-independent") // what survives a failover is Redis's and the protocol's: JDK-free (.ci/run)
   @ParameterizedTest
   @EnumSource(Client.class)
   @Order(3)

@@ -16,6 +16,7 @@ import org.concurrentbloom.ConcurrentRun;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.internal.BitIndexer;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -71,6 +72,7 @@ class RedisExpiringBloomFilterTest {
     }
   }
 
+  @Tag("jdk-independent") // window arithmetic under a manual clock: JDK-free (.ci/run)
   @Test
   void itemsAreFoundThroughoutTheWindowAndForgottenFromMaxRetention() {
     // W = 70 s, G = 8: slots of s = 10 s, retention G·s = 80 s. The filter's clock moves only when told.

@@ -6,6 +6,7 @@ import static org.concurrentbloom.redis.TestKeys.keys;
 import java.time.Duration;
 import java.util.List;
 import org.concurrentbloom.Funnels;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * in one hash slot (the scripts touch generation keys they do not declare, which a cluster allows only
  * within the declared slot), adds are shared between instances, and the generations expire.
  */
+@Tag("jdk-independent") // scripts on a cluster; the clients' cluster paths: RedisClusterBloomFilterTest (.ci/run)
 class RedisExpiringClusterTest {
   @RegisterExtension
   static final RedisClusterExtension CLUSTER = new RedisClusterExtension();

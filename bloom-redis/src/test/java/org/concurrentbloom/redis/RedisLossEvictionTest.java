@@ -11,6 +11,7 @@ import java.util.Locale;
 import org.assertj.core.api.Assertions;
 import org.concurrentbloom.ConcurrentRun;
 import org.concurrentbloom.Funnels;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,6 +29,7 @@ import redis.clients.jedis.params.SetParams;
  * never answer false for a key whose add returned. The expiring filter's generation keys carry TTLs, so
  * the volatile-* policies may evict them while its metadata (no TTL) stays behind.
  */
+@Tag("jdk-independent") // what eviction leaves is Redis's and the protocol's: JDK-free (.ci/run)
 class RedisLossEvictionTest {
   @RegisterExtension
   static final RedisServerExtension SERVER = new RedisServerExtension("--maxmemory", "12mb");

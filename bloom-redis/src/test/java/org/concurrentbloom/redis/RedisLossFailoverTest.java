@@ -21,6 +21,7 @@ import org.concurrentbloom.ConcurrentRun;
 import org.concurrentbloom.Funnels;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,6 +40,7 @@ import redis.clients.jedis.Pipeline;
  * (as a supervisor would bring it back) and is there for the tests after.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("jdk-independent") // what survives a failover is Redis's and the protocol's: JDK-free (.ci/run)
 class RedisLossFailoverTest {
   @RegisterExtension
   static final RedisClusterExtension CLUSTER = new RedisClusterExtension();

@@ -6,6 +6,7 @@ import static org.concurrentbloom.redis.TestKeys.keys;
 import java.time.Duration;
 import java.util.List;
 import org.concurrentbloom.Funnels;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -18,6 +19,7 @@ import redis.clients.jedis.Jedis;
  * but an empty filter of the same shape is not the filter it wrote to. Each scenario counts, for the
  * keys whose add returned, how many queries answered false and how many threw.
  */
+@Tag("jdk-independent") // data replaced in Redis, caught by the protocol: JDK-free (.ci/run)
 class RedisLossRecreationTest {
   /** No persistence (RedisNode passes --save "", and AOF is off by default): a restart comes back empty. */
   @RegisterExtension

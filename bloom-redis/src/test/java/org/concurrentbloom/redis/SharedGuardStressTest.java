@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.concurrentbloom.guard.Latches;
 import org.concurrentbloom.guard.MembershipGuard;
 import org.concurrentbloom.guard.TableSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * it off (a test hook of both backends), keys must be lost, which shows the test can fail. Writers
  * insert on permits handed out per rebuild, so the test's size does not depend on the machine's speed.
  */
+@Tag("jdk-independent") // the dual-write protocol across rebuilds: JDK-free (.ci/run)
 class SharedGuardStressTest {
   private static final int REBUILDS = 8;
   private static final int PERMITS_PER_REBUILD = 200;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.IntFunction;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * dependency), for each funnel {@code --key-type} names. Before: {@code query} had no {@code --guava}
  * ("Unknown option"), and import of a MITZ_32 file failed only when writing its result.
  */
+@Tag("jdk-independent") // reads the bytes Guava wrote: the same on every JDK (.ci/run)
 class GuavaQueryIT {
   private static final int ADDED = 2_000;
   private static final int OTHERS = 10_000;

@@ -11,6 +11,7 @@ import java.util.List;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.Funnels;
 import org.concurrentbloom.HashStrategy;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the MurmurHash3 one that older releases read, bloom info names the strategy, a file of strategy 1
  * written by the library still answers exactly, and a merge of strategies 1 and 4 is refused.
  */
+@Tag("jdk-independent") // which hash a file records and answers with: the same on every JDK (.ci/run)
 class HashStrategyIT {
   @TempDir
   Path dir;

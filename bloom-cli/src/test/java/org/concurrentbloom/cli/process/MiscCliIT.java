@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +32,18 @@ class MiscCliIT {
 
   // ---------------------------------------------------------------- 8a
 
+  /**
+   * The launcher runs bloom on the JDK the tests run on (JAVA_HOME, as for Maven), and the version says
+   * which: on the JDK 25 run of CI this is the proof that the process tests ran bloom on JDK 25.
+   */
+  @Test
+  void theVersionNamesTheJavaItRunsOn() {
+    assertThat(Bloom.run("--version").ok().out()).startsWith("bloom ")
+        .contains("\nJava " + Runtime.version() + " (");
+  }
+
   /** Before: every subcommand printed nothing for -V and --version and exited 0. */
+  @Tag("jdk-independent") // picocli's option handling, 3 launches a subcommand (.ci/run)
   @Test
   void everySubcommandPrintsTheVersion() {
     String version = Bloom.run("--version").ok().out();
