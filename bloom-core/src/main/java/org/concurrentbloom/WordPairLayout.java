@@ -129,9 +129,10 @@ final class WordPairLayout extends Layout {
   boolean set(long[] words, long h1, long h2) {
     int base = baseWord(h1);
     long g = h1 * REMIX;
-    // Not ||: the second word must be written even when the first changed.
-    boolean changed = AtomicWords.orWord(words, firstWord(base, g), firstMask(g));
-    return AtomicWords.orWord(words, secondWord(base, g), secondMask(g)) | changed;
+    // Both words are written whatever the first returns.
+    boolean first = AtomicWords.orWord(words, firstWord(base, g), firstMask(g));
+    boolean second = AtomicWords.orWord(words, secondWord(base, g), secondMask(g));
+    return first || second;
   }
 
   @Override
@@ -142,7 +143,7 @@ final class WordPairLayout extends Layout {
     long b = AtomicWords.getAcquire(words, secondWord(base, g));
     long ma = firstMask(g);
     long mb = secondMask(g);
-    return ((a & ma) == ma) & ((b & mb) == mb); // no branch between the two words' answers
+    return ((~a & ma) | (~b & mb)) == 0; // no bit of either mask clear: one test, no branch between the words
   }
 
   /** The block's first and last words: both of its cache lines when it straddles two. */

@@ -317,7 +317,7 @@ public abstract class MembershipFilterContractTest {
         for (int i = 0; i < KEYS_PER_THREAD; i++) {
           long key = key(r, owner, i);
           // Odd keys through the primitive path where there is one: both paths must lose nothing.
-          if (longs && (i & 1) == 1 ? addLong(f, key) : f.add(key)) {
+          if ((longs && (i & 1) == 1) ? addLong(f, key) : f.add(key)) {
             changed.increment();
           }
         }
