@@ -74,7 +74,8 @@ final class FastFilterBloom implements FilterUnderTest {
     filter = empty(n);
   }
 
-  private static BlockedBloom empty(int n) {
+  /** An empty BlockedBloom for n keys at {@link #BITS_PER_KEY_AT_1_PERCENT}, with a new random seed. */
+  static BlockedBloom empty(int n) {
     try {
       return SIZED.newInstance(n, BITS_PER_KEY_AT_1_PERCENT);
     } catch (InstantiationException | IllegalAccessException | InvocationTargetException e) {

@@ -1,7 +1,5 @@
 package org.concurrentbloom.benchmarks;
 
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.util.concurrent.TimeUnit;
 import org.concurrentbloom.BloomFilter;
 import org.concurrentbloom.Funnels;
@@ -94,7 +92,6 @@ public class LongPathBenchmark {
 
   /** FastFilter's BlockedBloom, made as {@link FastFilterBloom} makes it; batches loop over single calls. */
   static final class Fast implements LongFilter {
-    private static final Constructor<BlockedBloom> SIZED = sized();
     private final int n;
     private BlockedBloom filter;
 
@@ -135,21 +132,7 @@ public class LongPathBenchmark {
 
     @Override
     public void reset() {
-      try {
-        filter = SIZED.newInstance(n, FastFilterBloom.BITS_PER_KEY_AT_1_PERCENT);
-      } catch (InstantiationException | IllegalAccessException | InvocationTargetException e) {
-        throw new IllegalStateException("cannot create a BlockedBloom for " + n + " keys", e);
-      }
-    }
-
-    private static Constructor<BlockedBloom> sized() {
-      try {
-        Constructor<BlockedBloom> c = BlockedBloom.class.getDeclaredConstructor(int.class, int.class);
-        c.setAccessible(true);
-        return c;
-      } catch (NoSuchMethodException e) {
-        throw new IllegalStateException("FastFilter's BlockedBloom(int, int) constructor is gone", e);
-      }
+      filter = FastFilterBloom.empty(n);
     }
   }
 
