@@ -62,6 +62,17 @@ class FilterFormatGoldenTest {
       + "0811218004000088" + "0820001a20008000" + "0080000500001000" + "8100504090000009"
       + "4f8f64c8";
 
+  /** {@link #goldenWordPairFilter()}'s bytes: strategy 6, what {@code blocked()} builds at p = 0.1. */
+  static final String GOLDEN_WORD_PAIR_HEX =
+      "43424c4d020206010000000000000200" // magic, version 2, type 2, strategy 6, key type 1, m = 512
+      + "0000000a000000000000000a" // k = 10 (strategy 6's most), n = 10
+      + "3fb999999999999a" // p = 0.1
+      + "0000000000000003" // count = 3
+      + "0000000000000040" // payload bytes = 64
+      + "4000001000884000" + "0040080400000008" + "0000000000601004" + "0000000000000000" // the 8 words
+      + "0000000000000000" + "0000020010220010" + "8500000402000000" + "4103000000004000"
+      + "3083f76c";
+
   static final String[] ITEMS = {"alpha", "beta", "gamma"};
 
   /** The filter of {@link #GOLDEN_HEX}: strategy 1, pinned, since new filters default to strategy 4. */
@@ -75,6 +86,10 @@ class FilterFormatGoldenTest {
   }
 
   /** The filter of {@link #GOLDEN_BLOCKED_XXH3_HEX}. */
+  static BloomFilter<CharSequence> goldenWordPairFilter() {
+    return golden(BloomFilter.builder(Funnels.stringFunnel()).blocked().hashStrategy(HashStrategy.XXH3_64_WORD_PAIR));
+  }
+
   static BloomFilter<CharSequence> goldenBlockedXxh3Filter() {
     return golden(BloomFilter.builder(Funnels.stringFunnel()).blocked().hashStrategy(HashStrategy.XXH3_64_BLOCKED));
   }
@@ -104,13 +119,23 @@ class FilterFormatGoldenTest {
     assertThat(HexFormat.of().formatHex(bytesOf(goldenBlockedXxh3Filter()))).isEqualTo(GOLDEN_BLOCKED_XXH3_HEX);
   }
 
-  /** New filters default to strategy 4 (standard) and 5 (blocked): the same bytes as the pinned ones. */
   @Test
-  void newFiltersDefaultToStrategiesFourAndFive() throws IOException {
+  void writerProducesTheFrozenBytesOfStrategySix() throws IOException {
+    assertThat(HexFormat.of().formatHex(bytesOf(goldenWordPairFilter()))).isEqualTo(GOLDEN_WORD_PAIR_HEX);
+  }
+
+  /**
+   * New filters default to strategy 4 (standard) and, at p = 0.1, 6 (blocked), and to 5 (blocked) below
+   * p = 0.001: the same bytes as the pinned ones.
+   */
+  @Test
+  void newFiltersDefaultToStrategiesFourAndSix() throws IOException {
     BloomFilter<CharSequence> standard = golden(BloomFilter.builder(Funnels.stringFunnel()));
     BloomFilter<CharSequence> blocked = golden(BloomFilter.builder(Funnels.stringFunnel()).blocked());
     assertThat(HexFormat.of().formatHex(bytesOf(standard))).isEqualTo(GOLDEN_XXH3_HEX);
-    assertThat(HexFormat.of().formatHex(bytesOf(blocked))).isEqualTo(GOLDEN_BLOCKED_XXH3_HEX);
+    assertThat(HexFormat.of().formatHex(bytesOf(blocked))).isEqualTo(GOLDEN_WORD_PAIR_HEX);
+    assertThat(BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(10).fpp(0.0009).blocked().build()
+        .hashStrategy()).isEqualTo(HashStrategy.XXH3_64_BLOCKED);
   }
 
   @Test
