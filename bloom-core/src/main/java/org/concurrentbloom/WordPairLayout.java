@@ -20,7 +20,7 @@ package org.concurrentbloom;
  * single-threaded {@code BlockedBloom} (4 bits in 2 words; Lemire et al.'s FastFilter, after Putze,
  * Sanders and Singler's "Cache-, Hash- and Space-Efficient Bloom Filters", WEA 2007, section 2.2,
  * "register-blocked" filters). The price is a little memory: the bits of a word are shared by the items
- * that chose it, so p = 1% takes 10.2 bits per item (k = 6) where strategy 5 takes 9.9 and the standard
+ * that chose it, so p = 1% takes 10.3 bits per item (k = 6) where strategy 5 takes 9.9 and the standard
  * layout 9.6 ({@link Sizing#wordPairFpp} is the model; docs/LAYOUTS.md has the table).
  *
  * <p>Why g and not h2. The block is chosen by h1's top bits; the words and bits are chosen by g, h1
