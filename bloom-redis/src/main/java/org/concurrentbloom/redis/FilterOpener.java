@@ -179,10 +179,9 @@ final class FilterOpener {
         Object[] probes = calls.readAll(probeCalls, "open");
         List<?> first = (List<?>) probes[0];
         List<Integer> present = new ArrayList<>();
+        List<Integer> missing = new ArrayList<>();
         for (int i = 1; i < probes.length; i++) {
-          if ((Long) ((List<?>) probes[i]).get(0) == 1L) {
-            present.add(i);
-          }
+          ((Long) ((List<?>) probes[i]).get(0) == 1L ? present : missing).add(i);
         }
         if ((Long) first.get(0) == 0L) {
           if (!present.isEmpty()) {
@@ -227,12 +226,6 @@ final class FilterOpener {
           pause(poll); // another instance's creation: Redis has no wake-up call, so poll with backoff
           poll = Math.min(MAX_POLL_MILLIS, poll * 2);
           continue;
-        }
-        List<Integer> missing = new ArrayList<>();
-        for (int i = 1; i < probes.length; i++) {
-          if (!present.contains(i)) {
-            missing.add(i);
-          }
         }
         if (!missing.isEmpty()) {
           List<Integer> lost = absentNow(probeCalls, missing);
