@@ -51,23 +51,18 @@ final class AtomicWords {
     return false;
   }
 
-  /**
-   * ORs {@code bits} into word {@code w} with one atomic read-modify-write, unless an acquire read finds
-   * them all set already (then it writes nothing, so a saturated word's line stays shared). Returns true
-   * iff this call turned on one of them. Volatile (sequentially consistent) when it writes.
-   */
-  static boolean orWord(long[] words, int w, long bits) {
-    long seen = getAcquire(words, w);
-    if ((seen & bits) == bits) {
-      return false;
-    }
-    long before = (long) WORD.getAndBitwiseOr(words, w, bits);
-    return (before & bits) != bits;
-  }
-
   /** ORs {@code bits} into word {@code w} atomically; returns true iff any bit changed. */
   static boolean orWordCas(long[] words, int w, long bits) {
-    long seen = getAcquire(words, w);
+    return orWordFrom(words, w, bits, getAcquire(words, w));
+  }
+
+  /**
+   * {@link #orWordCas} given {@code seen}, a value the word held earlier (bits are only ever turned on,
+   * so a stale value at worst costs a failed CAS, which returns the current one). Nothing is written if
+   * {@code seen} has the bits already. A batch reads its words in one pass and ORs in the next.
+   */
+  static boolean orWordFrom(long[] words, int w, long bits, long seenEarlier) {
+    long seen = seenEarlier;
     while ((seen | bits) != seen) {
       long witness = (long) WORD.compareAndExchange(words, w, seen, seen | bits);
       if (witness == seen) {

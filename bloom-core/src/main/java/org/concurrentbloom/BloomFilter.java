@@ -52,6 +52,11 @@ public final class BloomFilter<T> extends BitArrayView<T> {
   private final boolean longKeys;
   /** Strategy 4 or 5: h1 is XXH3-64 of the key ({@link Xxh3Keys}), h2 derived from it. */
   private final boolean xxh3;
+  /**
+   * False for strategy 6, whose layout reads h1 only: h2 is then not computed (it would be, even unused,
+   * because the JIT keeps it for deoptimisation, ~1.5 ns of a 10 ns query).
+   */
+  private final boolean usesH2;
   /** The bits, and the protocol by which clear and merge replace them. */
   private final CurrentTable table;
 
@@ -64,6 +69,7 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     }
     this.longKeys = funnel == Funnels.longFunnel();
     this.xxh3 = layout.strategy().isXxh3();
+    this.usesH2 = layout.strategy() != HashStrategy.XXH3_64_WORD_PAIR;
     this.table = table;
   }
 
@@ -184,7 +190,7 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     Objects.requireNonNull(item, "item");
     if (xxh3) {
       long h = Xxh3Keys.of(item, funnel);
-      return addHashed(h, Xxh3Keys.second(h));
+      return addHashed(h, second(h));
     }
     if (longKeys) {
       long v = (Long) item;
@@ -204,7 +210,7 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     Objects.requireNonNull(item, "item");
     if (xxh3) {
       long h = Xxh3Keys.of(item, funnel);
-      return mightContainHashed(h, Xxh3Keys.second(h));
+      return mightContainHashed(h, second(h));
     }
     if (longKeys) {
       long v = (Long) item;
@@ -230,7 +236,7 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     requireLongKeys();
     if (xxh3) {
       long h = Xxh3Keys.ofLong(key);
-      return addHashed(h, Xxh3Keys.second(h));
+      return addHashed(h, second(h));
     }
     return addHashed(Murmur3.longH1(key), Murmur3.longH2(key));
   }
@@ -246,7 +252,7 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     requireLongKeys();
     if (xxh3) {
       long h = Xxh3Keys.ofLong(key);
-      return mightContainHashed(h, Xxh3Keys.second(h));
+      return mightContainHashed(h, second(h));
     }
     return mightContainHashed(Murmur3.longH1(key), Murmur3.longH2(key));
   }
@@ -296,6 +302,11 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     return Batches.mightContainAll(this, keys);
   }
 
+  /** h2 of an XXH3 strategy from h1, or 0 for strategy 6, which does not read it. */
+  long second(long h1) {
+    return usesH2 ? Xxh3Keys.second(h1) : 0;
+  }
+
   private void requireLongKeys() {
     if (!longKeys) {
       Funnels.requireLongKeys(funnel); // throws
@@ -317,9 +328,23 @@ public final class BloomFilter<T> extends BitArrayView<T> {
     return table.add(layout, h1, h2);
   }
 
+  /** addAll of a batch whose h1 are {@code hashes[2i]}, if the layout is strategy 6's; see {@link CurrentTable#addAll}. */
+  int addAllWordPair(WordPairLayout pairs, long[] hashes, int n, long[] seen) {
+    return table.addAll(pairs, hashes, n, seen);
+  }
+
   /** mightContain for an item whose hash halves are (h1, h2); for batches and layers. */
   boolean mightContainHashed(long h1, long h2) {
-    return table.mightContain(layout, table.getVolatile(), h1, h2);
+    // The common case inline, the protocol's rest in CurrentTable. The seal is read whatever the bits
+    // said, so the only branch is on it (almost always null, so predicted): a branch on the answer,
+    // which waits for a cache miss and goes either way, stopped the CPU from running ahead to the next
+    // query's miss, and cost half the speed at n = 10M (docs/BENCHMARKS.md).
+    BitTable t = table.getVolatile();
+    boolean allSet = layout.test(t.words, h1, h2);
+    if (t.nextVolatile() == null) {
+      return allSet;
+    }
+    return allSet && table.mightContain(layout, t, h1, h2);
   }
 
   /** mightContain asked of {@code t}, a table read earlier, so a batch reads the reference once. */

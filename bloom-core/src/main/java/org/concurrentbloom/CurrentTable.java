@@ -105,6 +105,35 @@ final class CurrentTable {
     return count(t, changed);
   }
 
+  /**
+   * {@link #add} of a batch of n &le; 64 items (h1 at {@code hashes[2i]}) in a word-pair layout, with the
+   * protocol of one add applied to the batch as a whole: it moves past sealed tables, sets every item's
+   * bits, then reads the seal once; a merge that sealed the table meanwhile gets every item's bits again
+   * in its successor, a clear keeps them all before it. Returns how many items turned a bit on, counted
+   * once for the batch.
+   */
+  int addAll(WordPairLayout layout, long[] hashes, int n, long[] seen) {
+    BitTable t = getVolatile();
+    if (swappable) {
+      for (Transition sealed; (sealed = t.nextVolatile()) != null; ) {
+        t = help(sealed);
+      }
+    }
+    long changed = layout.setAll(t.words, hashes, n, seen);
+    if (swappable) {
+      for (Transition next; (next = t.nextVolatile()) != null && !next.isClear(); ) {
+        complete(next);
+        t = next.to;
+        changed |= layout.setAll(t.words, hashes, n, seen);
+      }
+    }
+    int count = Long.bitCount(changed);
+    if (count > 0) {
+      t.adds.add(count);
+    }
+    return count;
+  }
+
   private static boolean count(BitTable t, boolean changed) {
     if (changed) {
       t.adds.increment();

@@ -31,14 +31,12 @@ package org.concurrentbloom;
  * exactly g's 64 bits.
  *
  * <p>Immutable; any thread may call any method. Adds turn bits on only, with one
- * {@link AtomicWords#orWord} per word, so no add is ever lost (bloom-jcstress's WordPairConcurrentAdds).
+ * compare-and-set per word that lacks its bits ({@link AtomicWords#orWordCas}), so no add is ever lost (bloom-jcstress's WordPairConcurrentAdds).
  */
 final class WordPairLayout extends Layout {
   private static final long REMIX = 0x9E3779B97F4A7C15L; // odd; the golden ratio's 64-bit fraction
 
   private final long blocks;
-  /** Bits in the first word: ceil(k/2); the rest, floor(k/2), go in the second. */
-  private final int firstWordBits;
 
   WordPairLayout(long bits, int hashFunctions) {
     super(bits, hashFunctions);
@@ -51,7 +49,6 @@ final class WordPairLayout extends Layout {
           + Sizing.MAX_WORD_PAIR_HASH_FUNCTIONS + " hash functions, was " + hashFunctions);
     }
     this.blocks = bits / BlockedLayout.BLOCK_BITS;
-    this.firstWordBits = (hashFunctions + 1) / 2;
   }
 
   /** The fewest whole blocks whose model meets p at n, with the best k up to 10; see {@link Sizing#wordPairShape}. */
@@ -85,53 +82,72 @@ final class WordPairLayout extends Layout {
     return base + 4 + (int) ((g >>> 2) & 3);
   }
 
-  /** The item's bits in word a: fields 0 .. ceil(k/2)-1 of g, from the top. */
-  private long firstMask(long g) {
-    return mask(g, firstWordBits);
+  /**
+   * Word a's bits for k hash functions: fields 0 .. ceil(k/2)-1 of g. A switch on k with every shift a
+   * constant, not a loop nor a field count: a loop of 1 to 5 turns, with its set-up and exit tests, cost
+   * more than the rest of a query (two loads), and a shift by a computed amount cost ~20% of one.
+   */
+  static long firstMask(long g, int k) {
+    switch (k) {
+      case 1:
+      case 2:
+        return bit(g, 58);
+      case 3:
+      case 4:
+        return bit(g, 58) | bit(g, 52);
+      case 5:
+      case 6:
+        return bit(g, 58) | bit(g, 52) | bit(g, 46);
+      case 7:
+      case 8:
+        return bit(g, 58) | bit(g, 52) | bit(g, 46) | bit(g, 40);
+      default:
+        return bit(g, 58) | bit(g, 52) | bit(g, 46) | bit(g, 40) | bit(g, 34);
+    }
   }
 
-  /** The item's bits in word b: fields ceil(k/2) .. k-1 of g. */
-  private long secondMask(long g) {
-    return mask(g << (6 * firstWordBits), hashFunctions - firstWordBits);
+  /** Word b's bits for k hash functions: fields ceil(k/2) .. k-1 of g (none for k = 1). */
+  static long secondMask(long g, int k) {
+    switch (k) {
+      case 1:
+        return 0;
+      case 2:
+        return bit(g, 52);
+      case 3:
+        return bit(g, 46);
+      case 4:
+        return bit(g, 46) | bit(g, 40);
+      case 5:
+        return bit(g, 40) | bit(g, 34);
+      case 6:
+        return bit(g, 40) | bit(g, 34) | bit(g, 28);
+      case 7:
+        return bit(g, 34) | bit(g, 28) | bit(g, 22);
+      case 8:
+        return bit(g, 34) | bit(g, 28) | bit(g, 22) | bit(g, 16);
+      case 9:
+        return bit(g, 28) | bit(g, 22) | bit(g, 16) | bit(g, 10);
+      default:
+        return bit(g, 28) | bit(g, 22) | bit(g, 16) | bit(g, 10) | bit(g, 4);
+    }
   }
 
   /**
-   * The OR of bits for the first {@code fields} 6-bit fields of {@code f}, from the top (0 to 5 of them).
-   * A switch, not a loop: a loop of an unknown count of 1 to 5 turns, which the JIT compiles with its
-   * set-up and exit tests, cost more than the rest of a query (two loads). A long shift uses its count
-   * mod 64, so {@code 1L << (f >>> s)} is the bit named by the six bits of f from bit s up.
+   * The bit named by the six bits of g from bit {@code shift} up (a long shift uses its count mod 64, so
+   * the bits above them do not matter).
    */
-  @SuppressWarnings("fallthrough") // each case adds its field and those of the cases below it
-  private static long mask(long f, int fields) {
-    long m = 0;
-    switch (fields) {
-      case 5:
-        m |= 1L << (f >>> 34);
-        // fall through
-      case 4:
-        m |= 1L << (f >>> 40);
-        // fall through
-      case 3:
-        m |= 1L << (f >>> 46);
-        // fall through
-      case 2:
-        m |= 1L << (f >>> 52);
-        // fall through
-      case 1:
-        m |= 1L << (f >>> 58);
-        // fall through
-      default:
-        return m;
-    }
+  private static long bit(long g, int shift) {
+    return 1L << (g >>> shift);
   }
 
   @Override
   boolean set(long[] words, long h1, long h2) {
     int base = baseWord(h1);
     long g = h1 * REMIX;
+    int k = hashFunctions;
     // Both words are written whatever the first returns.
-    boolean first = AtomicWords.orWord(words, firstWord(base, g), firstMask(g));
-    boolean second = AtomicWords.orWord(words, secondWord(base, g), secondMask(g));
+    boolean first = AtomicWords.orWordCas(words, firstWord(base, g), firstMask(g, k));
+    boolean second = AtomicWords.orWordCas(words, secondWord(base, g), secondMask(g, k));
     return first || second;
   }
 
@@ -139,11 +155,62 @@ final class WordPairLayout extends Layout {
   boolean test(long[] words, long h1, long h2) {
     int base = baseWord(h1);
     long g = h1 * REMIX;
+    int k = hashFunctions;
     long a = AtomicWords.getAcquire(words, firstWord(base, g));
     long b = AtomicWords.getAcquire(words, secondWord(base, g));
-    long ma = firstMask(g);
-    long mb = secondMask(g);
-    return ((~a & ma) | (~b & mb)) == 0; // no bit of either mask clear: one test, no branch between the words
+    return matches(a, b, g, k);
+  }
+
+  /** No bit of either mask clear in the words read: one test, no branch between the words. */
+  private static boolean matches(long a, long b, long g, int k) {
+    return ((~a & firstMask(g, k)) | (~b & secondMask(g, k))) == 0;
+  }
+
+  /**
+   * {@link #test} of n items whose h1 are {@code hashes[2i]}, into {@code results[offset + i]}: one
+   * branch-free loop, so the CPU keeps the cache misses of many items in flight (a loop of single tests
+   * waits on each answer's branch). The caller checks the table's seal after it, as for one test.
+   */
+  void testAll(long[] words, long[] hashes, int n, boolean[] results, int offset) {
+    int k = hashFunctions;
+    for (int i = 0; i < n; i++) {
+      long h1 = hashes[2 * i];
+      int base = baseWord(h1);
+      long g = h1 * REMIX;
+      long a = AtomicWords.getAcquire(words, firstWord(base, g));
+      long b = AtomicWords.getAcquire(words, secondWord(base, g));
+      results[offset + i] = matches(a, b, g, k);
+    }
+  }
+
+  /**
+   * {@link #set} of n &le; 64 items whose h1 are {@code hashes[2i]}; bit i of the result is set iff item
+   * i turned a bit on. The first pass reads every item's two words (independent loads, many misses in
+   * flight) into {@code seen}; the second ORs, with a CAS per word that still lacks its bits, on lines
+   * now cached. A single add cannot overlap its miss with the next one's: its atomics order every later
+   * load after them.
+   */
+  long setAll(long[] words, long[] hashes, int n, long[] seen) {
+    int k = hashFunctions;
+    for (int i = 0; i < n; i++) {
+      long h1 = hashes[2 * i];
+      int base = baseWord(h1);
+      long g = h1 * REMIX;
+      seen[2 * i] = AtomicWords.getAcquire(words, firstWord(base, g));
+      seen[2 * i + 1] = AtomicWords.getAcquire(words, secondWord(base, g));
+    }
+    long changed = 0;
+    for (int i = 0; i < n; i++) {
+      long h1 = hashes[2 * i];
+      int base = baseWord(h1);
+      long g = h1 * REMIX;
+      boolean first = AtomicWords.orWordFrom(words, firstWord(base, g), firstMask(g, k), seen[2 * i]);
+      boolean second = AtomicWords.orWordFrom(words, secondWord(base, g), secondMask(g, k), seen[2 * i + 1]);
+      if (first || second) {
+        changed |= 1L << i;
+      }
+    }
+    return changed;
   }
 
   /** The block's first and last words: both of its cache lines when it straddles two. */

@@ -286,6 +286,16 @@ public class BloomFilterLincheckTest {
       return keys.contains(key);
     }
 
+    /** WordPairBloomFilterLincheckTest's batch of one key. */
+    public void addAllOfOne(int key) {
+      add(key);
+    }
+
+    /** WordPairBloomFilterLincheckTest's batch query of one key. */
+    public boolean mightContainAllOfOne(int key) {
+      return mightContain(key);
+    }
+
     public void clear() {
       keys.clear();
     }

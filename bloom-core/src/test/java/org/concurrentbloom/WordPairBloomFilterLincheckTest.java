@@ -2,13 +2,16 @@ package org.concurrentbloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
  * {@link BlockedBloomFilterLincheckTest}'s tests, {@link #checkBlocks()} included, on the word-pair
  * layout of hash strategy 6, what {@code blocked()} builds at p = 1%: 2 blocks of 512 bits and 3 hash
  * functions (2 bits in a word of a block's first half, 1 in its second), so adds race through
- * {@code getAndBitwiseOr} on the same words and a merge copies them while readers read.
+ * compare-and-exchange on the same words and a merge copies them while readers read.
  */
 public class WordPairBloomFilterLincheckTest extends BlockedBloomFilterLincheckTest {
   static final Domain WORD_PAIR = new Domain(new WordPairLayout(2 * BlockedLayout.BLOCK_BITS, 3));
@@ -28,10 +31,25 @@ public class WordPairBloomFilterLincheckTest extends BlockedBloomFilterLincheckT
     return WordPairAddResultTest.class;
   }
 
-  /** {@link FilterUnderTest} on {@link #WORD_PAIR}. */
+  /**
+   * {@link FilterUnderTest} on {@link #WORD_PAIR}, with the batch paths as well: a batch of one key each
+   * (a batch of several is not one atomic operation, so its results could not be checked against a
+   * sequential run), which still goes through {@link WordPairLayout#setAll} and
+   * {@link WordPairLayout#testAll} and their once-per-batch seal checks, racing clear and merge.
+   */
   public static class WordPairFilterUnderTest extends FilterUnderTest {
     public WordPairFilterUnderTest() {
       super(WORD_PAIR);
+    }
+
+    @Operation
+    public void addAllOfOne(@Param(name = "key") int key) {
+      filter.addAll(List.of(domain.keys[key]));
+    }
+
+    @Operation
+    public boolean mightContainAllOfOne(@Param(name = "key") int key) {
+      return filter.mightContainAll(List.of(domain.keys[key]))[0];
     }
   }
 

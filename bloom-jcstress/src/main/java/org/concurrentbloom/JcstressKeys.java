@@ -146,6 +146,37 @@ final class JcstressKeys {
     return BitSet.valueOf(gens.bits.words);
   }
 
+  /**
+   * {@code count} long keys of {@code empty}'s shape (a long-key filter) with disjoint bits, each sharing
+   * a word with the first key's words: what {@link #disjointSharingAWord} is for {@code addLong} and
+   * {@code addAll(long[])}.
+   */
+  static long[] longsSharingAWord(BloomFilter<Long> empty, int count) {
+    long[] chosen = new long[count];
+    BitSet taken = new BitSet();
+    BitSet firstWords = null;
+    int found = 0;
+    for (long candidate = 0; found < count; candidate++) {
+      if (candidate > 1_000_000) {
+        throw new IllegalStateException("no " + count + " disjoint long keys sharing a word for " + empty);
+      }
+      BloomFilter<Long> alone = empty.copy();
+      alone.addLong(candidate);
+      BitSet bits = BitSet.valueOf(alone.currentWords());
+      BitSet words = wordsOf(bits);
+      if (bits.cardinality() != empty.hashFunctions() || bits.intersects(taken)
+          || (firstWords != null && !words.intersects(firstWords))) {
+        continue;
+      }
+      if (firstWords == null) {
+        firstWords = words;
+      }
+      taken.or(bits);
+      chosen[found++] = candidate;
+    }
+    return chosen;
+  }
+
   private static int[] find(Layout layout, int count, boolean shareAWordWithFirst) {
     int[] chosen = new int[count];
     BitSet taken = new BitSet();

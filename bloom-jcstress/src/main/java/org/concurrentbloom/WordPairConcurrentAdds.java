@@ -12,7 +12,7 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 
 /**
  * Two threads add two different items to a filter of hash strategy 6 (two words per item, set with one
- * {@code getAndBitwiseOr} each), the default of new blocked filters, made by the public builder: 10
+ * compare-and-exchange each), the default of new blocked filters, made by the public builder: 10
  * expected insertions at 10% give a single 512-bit block (checked when the class loads). The items are
  * disjoint in their bits but share a 64-bit word, so their atomic ORs race on it; a plain
  * {@code words[w] |= mask} would lose one of them now and then (PlainLongArrayLosesBits), which would

@@ -13,9 +13,9 @@ import org.openjdk.jcstress.infra.results.ZZZ_Result;
 
 /**
  * {@link BloomFilterSameItemAdds} through the primitive path on a filter of hash strategy 6: two
- * threads {@code addLong} the same new key. Each word's {@code getAndBitwiseOr} returns the word before
- * it, so exactly one OR per word sees the item's bits clear there; at least one add must return true,
- * and the key must be present afterwards.
+ * threads {@code addLong} the same new key. Each word is set with a compare-and-exchange, so exactly one
+ * add per word installs the item's bits there (the other's CAS fails and finds them set); at least one
+ * add must return true, and the key must be present afterwards.
  *
  * <p>Result: (actor 1's addLong, actor 2's addLong, mightContainLong afterwards).
  */

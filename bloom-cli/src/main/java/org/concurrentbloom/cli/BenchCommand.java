@@ -19,14 +19,15 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code bloom bench}: a short comparison with every peer library of the JMH suite (Guava, Commons
- * Collections, DataSketches, FastFilter), under a minute, by running a fixed subset of the suite from
+ * Collections, DataSketches, FastFilter), in about a minute and a half, by running a fixed subset of the suite from
  * {@code bloom-benchmarks/target/benchmarks.jar} in child JVMs and printing the report generator's ratio
  * tables: against Guava and against the fastest peer of each case.
  *
- * <p>Two JMH runs, because JMH crosses every parameter with every other: String keys for lookups and
- * adds of ours and the peers that take Strings, then long-key lookups, the only keys FastFilter takes,
- * with ours, Guava and DataSketches beside it. Their two JSON result files are joined into one for the
- * report.
+ * <p>Three JMH runs, because JMH crosses every parameter with every other: String keys for lookups and
+ * adds of ours and the peers that take Strings; long-key lookups, the only keys FastFilter takes, with
+ * ours, Guava and DataSketches beside it; and the primitive long path ({@code addLong},
+ * {@code mightContainLong}, the {@code long[]} batches) against FastFilter. Their JSON result files are
+ * joined into one for the report.
  *
  * <p>Why a child process rather than code in the CLI: the comparison needs Guava, Commons Collections
  * and a harness that measures properly (forked JVM, warm-up, dead-code protection); bundling them would
@@ -40,11 +41,12 @@ import picocli.CommandLine.ParentCommand;
     mixinStandardHelpOptions = true,
     description = {
         "Compare this library with Guava, Commons Collections, DataSketches and FastFilter in "
-            + "under a minute.",
+            + "about a minute and a half.",
         "",
         "Runs a small, fixed subset of the JMH benchmark suite (mightContain and add of new keys, "
             + "one thread, n = 1M e-mail-like String keys, p = 1%%; then mightContain of long keys, "
-            + "which FastFilter needs; 1 warm-up and 1 measurement iteration of 1 s each) from the "
+            + "which FastFilter needs; then addLong, mightContainLong (1 and 2 threads) and the long[] "
+            + "batches against FastFilter; 1 warm-up and 1 measurement iteration of 1 s each) from the "
             + "benchmarks jar in separate JVMs, then prints a Markdown table per operation with ns/op, "
             + "the ratio to Guava and the ratio to the fastest peer of each case (above 1.00x is "
             + "faster). The numbers are rough; for real ones run the full suite:",
@@ -63,8 +65,11 @@ final class BenchCommand implements Callable<Integer> {
       "-f", "1", "-wi", "1", "-w", "1s", "-i", "1", "-r", "1s", "-p", "n=1000000");
   /** The long-key run's implementations: FastFilter, the reason for the run, with ours and two peers. */
   static final String LONG_KEY_IMPLS = "OURS_STANDARD,OURS_BLOCKED,GUAVA,DATASKETCHES,FASTFILTER";
-  /** Benchmarks in both runs: 5 implementations × (lookup + add) with Strings, 5 lookups with longs. */
-  private static final int CASES = 15;
+  /**
+   * Benchmarks in the three runs: 5 implementations × (lookup + add) with Strings, 5 lookups with longs,
+   * and the primitive long path (4 operations and a 2-thread lookup) of ours and FastFilter.
+   */
+  private static final int CASES = 25;
 
   @ParentCommand
   private BloomCli parent;
@@ -87,19 +92,24 @@ final class BenchCommand implements Callable<Integer> {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Path result = Files.createTempFile("bloom-bench-", ".json");
     Path longKeys = Files.createTempFile("bloom-bench-long-", ".json");
+    Path longPath = Files.createTempFile("bloom-bench-long-path-", ".json");
     try {
       err.println("bloom bench: running " + CASES + " short JMH benchmarks from " + benchmarks
-          + " (under a minute) ...");
+          + " (about a minute and a half) ...");
       err.flush();
       run(jmhCommand(java, benchmarks, result), err, true, "JMH");
       run(longKeyJmhCommand(java, benchmarks, longKeys), err, true, "JMH");
-      Files.writeString(result, joinJsonArrays(Files.readString(result, StandardCharsets.UTF_8),
-          Files.readString(longKeys, StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+      run(longPathJmhCommand(java, benchmarks, longPath), err, true, "JMH");
+      String joined = joinJsonArrays(Files.readString(result, StandardCharsets.UTF_8),
+          Files.readString(longKeys, StandardCharsets.UTF_8));
+      Files.writeString(result, joinJsonArrays(joined, Files.readString(longPath, StandardCharsets.UTF_8)),
+          StandardCharsets.UTF_8);
       out.print(run(reportCommand(java, benchmarks, result), err, false, "the report generator"));
       return 0;
     } finally {
       Files.deleteIfExists(result);
       Files.deleteIfExists(longKeys);
+      Files.deleteIfExists(longPath);
     }
   }
 
@@ -116,6 +126,15 @@ final class BenchCommand implements Callable<Integer> {
   static List<String> longKeyJmhCommand(Path java, Path jar, Path result) {
     return jmh(java, jar, result, List.of("-p", "keys=LONG", "-p", "impl=" + LONG_KEY_IMPLS),
         List.of("MightContainBenchmark\\.mightContain$"));
+  }
+
+  /**
+   * The third JMH run: the primitive long-key path ({@code addLong}, {@code mightContainLong} on one and
+   * two threads, {@code addAll(long[])}, {@code mightContainAll(long[])}) of our blocked filter against
+   * FastFilter's BlockedBloom, the fastest JVM filter for 64-bit keys.
+   */
+  static List<String> longPathJmhCommand(Path java, Path jar, Path result) {
+    return jmh(java, jar, result, List.of(), List.of("LongPathBenchmark\\."));
   }
 
   private static List<String> jmh(Path java, Path jar, Path result, List<String> params, List<String> benchmarks) {

@@ -29,7 +29,8 @@ final class Cases {
   /** ExpiringBenchmark's third operation: one expiry step, in µs. */
   private static final String EXPIRY_STEP_OP = "expiryStep";
   /** Table order: lookups, batch lookups, adds; anything unknown after them. */
-  private static final List<String> OP_ORDER = List.of("mightContain", BATCH_OP, "add", EXPIRY_STEP_OP);
+  private static final List<String> OP_ORDER =
+      List.of("mightContain", "mightContainLong", BATCH_OP, "add", "addLong", "addAll", EXPIRY_STEP_OP);
   /** The library benchmark whose keys are always long, without a keys parameter. */
   static final String LONG_KEYS_CLASS = "LongKeysBenchmark";
   /**
@@ -57,7 +58,10 @@ final class Cases {
     COUNTING("Counting filter: ", "impl", "COMMONS", "Commons", "STRING", "1000000"),
     SCALABLE("Scalable filter: ", "impl", "SIZED_UP_FRONT", "sized up front", "?", "?"),
     // ExpiringBenchmark: the sliding-window filters, compared with Commons' layered filter.
-    EXPIRING("Expiring filter: ", "impl", "COMMONS_LAYERED", "Commons layered", "?", "?");
+    EXPIRING("Expiring filter: ", "impl", "COMMONS_LAYERED", "Commons layered", "?", "?"),
+    // LongPathBenchmark: addLong, mightContainLong and the long[] batches against FastFilter's BlockedBloom,
+    // whose batches are loops of its single calls, so each batch row is compared with FastFilter's single.
+    LONG_PATH("Long keys, primitive path: ", "impl", "FASTFILTER", "FastFilter", "LONG", "?");
 
     final String tablePrefix;
     final String subjectParam;
@@ -98,6 +102,8 @@ final class Cases {
         return Family.SCALABLE;
       case "ExpiringBenchmark":
         return Family.EXPIRING;
+      case "LongPathBenchmark":
+        return Family.LONG_PATH;
       default:
         return Family.LIBRARY;
     }
@@ -202,7 +208,7 @@ final class Cases {
 
   /** The results comparable with {@code r}: same family, operation (batch as single), threads, keys, n. */
   private static Stream<Result> sameCase(Result r, List<Result> all) {
-    String op = op(r).equals(BATCH_OP) ? "mightContain" : op(r);
+    String op = op(r).equals(BATCH_OP) && family(r) != Family.LONG_PATH ? "mightContain" : op(r);
     return all.stream()
         .filter(b -> family(b) == family(r))
         .filter(b -> op(b).equals(op) && b.threads() == r.threads())
@@ -214,6 +220,9 @@ final class Cases {
   static String panel(Result r) {
     if (isStrategy(r)) {
       return "Thread-safety strategies (String keys hashed beforehand, p = 1%)";
+    }
+    if (family(r) == Family.LONG_PATH) {
+      return "Long keys, primitive path, against FastFilter (p = 1%)";
     }
     if (op(r).equals(EXPIRY_STEP_OP)) {
       return "Expiring filter: one expiry step of a full window (String keys, p = 1%)";
