@@ -16,9 +16,10 @@ final class Batches {
   private static final int BATCH = 32;
   /**
    * Word-pair queries warm the lines first only in filters above 4 MiB. Below, a miss is an L3 hit
-   * (~19 ns dependent, bloom-facts), and the one branch-free test loop keeps enough of them in flight;
-   * the extra pass cost ~1.5 ns of ~12 per key at n = 1M. Above, misses also miss the TLB (~60 to 200
-   * ns), and the short warming loop keeps more in flight: 35 ns per key at n = 10M against 48 without.
+   * (~19 ns dependent, bloom-facts), and the one branch-free test loop keeps enough of them in flight:
+   * the extra pass cost ~10% at n = 1M. Above, misses also miss the TLB (~60 to 200 ns), and the short
+   * warming loop keeps more of them in flight: at n = 10M it took the batch from 0.4x to 1.4x
+   * FastFilter's single lookup (one-JVM alternating runs, noisy; docs/BENCHMARKS.md has the JMH run).
    */
   private static final int WARM_WORDS = (4 << 20) / Long.BYTES;
 

@@ -19,7 +19,7 @@ import org.concurrentbloom.internal.VisibleForTesting;
  * Every method may be called from any thread at any time.
  * <ul>
  *   <li>{@code add} and {@code mightContain} are lock-free: bits are set with atomic read-modify-writes
- *       (compare-and-exchange, or one atomic OR per word) on 64-bit words and never cleared in place, so
+ *       (compare-and-exchange, once per word for strategy 6) on 64-bit words and never cleared in place, so
  *       no add is ever lost.
  *   <li>{@code clear} and {@code merge} are linearizable with respect to {@code add} and {@code mightContain}:
  *       each takes effect at one instant, an add that overlaps it is ordered wholly before (then cleared, or
@@ -335,10 +335,9 @@ public final class BloomFilter<T> extends BitArrayView<T> {
 
   /** mightContain for an item whose hash halves are (h1, h2); for batches and layers. */
   boolean mightContainHashed(long h1, long h2) {
-    // The common case inline, the protocol's rest in CurrentTable. The seal is read whatever the bits
-    // said, so the only branch is on it (almost always null, so predicted): a branch on the answer,
-    // which waits for a cache miss and goes either way, stopped the CPU from running ahead to the next
-    // query's miss, and cost half the speed at n = 10M (docs/BENCHMARKS.md).
+    // The common case inline (through CurrentTable it cost ~1 ns of a 10 ns query at n = 1M), the
+    // protocol's rest in CurrentTable. The seal is read whatever the bits said, so the answer stays
+    // data: the only branch here is on the seal, which is almost always null and so predicted.
     BitTable t = table.getVolatile();
     boolean allSet = layout.test(t.words, h1, h2);
     if (t.nextVolatile() == null) {

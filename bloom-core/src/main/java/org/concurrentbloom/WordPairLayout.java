@@ -15,8 +15,8 @@ package org.concurrentbloom;
  *
  * <p>Why two words. A blocked query (strategy 5) reads one cache line but still makes k separate probes,
  * each with its own load, shift and remix, and an add makes up to k atomic writes. Here a query is two
- * loads and two mask compares, and an add at most two atomic ORs (one per word, skipped when its bits
- * are set already), which is what lets a thread-safe filter keep pace with FastFilter_java's
+ * loads and two mask compares, and an add at most two compare-and-exchanges (one per word, skipped when
+ * its bits are set already; {@code getAndBitwiseOr} is a CAS loop on HotSpot anyway), which is what lets a thread-safe filter keep pace with FastFilter_java's
  * single-threaded {@code BlockedBloom} (4 bits in 2 words; Lemire et al.'s FastFilter, after Putze,
  * Sanders and Singler's "Cache-, Hash- and Space-Efficient Bloom Filters", WEA 2007, section 2.2,
  * "register-blocked" filters). The price is a little memory: the bits of a word are shared by the items
@@ -30,8 +30,9 @@ package org.concurrentbloom;
  * strategy 4's h2 costs two, and k &le; 10 fields of 6 bits plus the 4 bits that choose the words use
  * exactly g's 64 bits.
  *
- * <p>Immutable; any thread may call any method. Adds turn bits on only, with one
- * compare-and-set per word that lacks its bits ({@link AtomicWords#orWordCas}), so no add is ever lost (bloom-jcstress's WordPairConcurrentAdds).
+ * <p>Immutable; any thread may call any method. Adds turn bits on only, with one compare-and-exchange
+ * per word that lacks its bits ({@link AtomicWords#orWordCas}, {@link AtomicWords#orWordFrom}), so no
+ * add is ever lost (bloom-jcstress's WordPairConcurrentAdds, WordPairSameItemAdds, WordPairBatchAdds).
  */
 final class WordPairLayout extends Layout {
   private static final long REMIX = 0x9E3779B97F4A7C15L; // odd; the golden ratio's 64-bit fraction

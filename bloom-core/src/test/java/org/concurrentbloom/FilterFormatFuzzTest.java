@@ -25,7 +25,7 @@ class FilterFormatFuzzTest {
   /** The fuzzed files: a standard and a blocked filter of the five items in each of their strategies. */
   static byte[][] seeds() throws IOException {
     HashStrategy[] strategies = {HashStrategy.MURMUR3_128_ENHANCED_DOUBLE, HashStrategy.XXH3_64_ENHANCED_DOUBLE,
-        HashStrategy.MURMUR3_128_BLOCKED, HashStrategy.XXH3_64_BLOCKED};
+        HashStrategy.MURMUR3_128_BLOCKED, HashStrategy.XXH3_64_BLOCKED, HashStrategy.XXH3_64_WORD_PAIR};
     byte[][] seeds = new byte[strategies.length][];
     for (int s = 0; s < strategies.length; s++) {
       BloomFilter.Builder<CharSequence> b = BloomFilter.builder(Funnels.stringFunnel()).expectedInsertions(100)

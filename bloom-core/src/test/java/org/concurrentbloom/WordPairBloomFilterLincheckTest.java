@@ -6,6 +6,7 @@ import java.util.List;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link BlockedBloomFilterLincheckTest}'s tests, {@link #checkBlocks()} included, on the word-pair
@@ -58,6 +59,38 @@ public class WordPairBloomFilterLincheckTest extends BlockedBloomFilterLincheckT
     public WordPairAddResultTest() {
       super(WORD_PAIR);
     }
+  }
+
+  /**
+   * {@link #handWrittenScenarios()}'s shapes through the batch paths: adds of two keys racing on one
+   * word; a batch add overlapping a merge, then batch queries; and batch queries asking twice for a key
+   * whose batch add overlaps a merge (a batch must not trust a table sealed while it read, whose bits the
+   * add may not yet have redone in the successor); and an add seen before a clear that must stay cleared.
+   */
+  @Test
+  void batchOfOneScenarios() {
+    int[] pair = domain().keysSharingAWord();
+    int notMerged = 2;
+    Class<?> target = WordPairFilterUnderTest.class;
+    modelCheckingOptions()
+        .iterations(0)
+        .invocationsPerIteration(CUSTOM_SCENARIO_INVOCATIONS)
+        .addCustomScenario(scenario(target,
+            List.of(List.of(call("addAllOfOne", pair[0])), List.of(call("addAllOfOne", pair[1]))),
+            List.of(call("mightContainAllOfOne", pair[0]), call("mightContainAllOfOne", pair[1]))))
+        .addCustomScenario(scenario(target,
+            List.of(List.of(call("addAllOfOne", notMerged)), List.of(call("merge"))),
+            List.of(call("mightContainAllOfOne", notMerged))))
+        .addCustomScenario(scenario(target,
+            List.of(List.of(call("add", notMerged)), List.of(call("merge")),
+                List.of(call("mightContainAllOfOne", notMerged), call("mightContainAllOfOne", notMerged))),
+            List.of()))
+        .addCustomScenario(scenario(target,
+            List.of(List.of(call("addAllOfOne", notMerged)),
+                List.of(call("mightContainAllOfOne", notMerged), call("merge"), call("clear"))),
+            List.of(call("mightContainAllOfOne", notMerged))))
+        .sequentialSpecification(SetSpec.class)
+        .check(target);
   }
 
   @BeforeAll

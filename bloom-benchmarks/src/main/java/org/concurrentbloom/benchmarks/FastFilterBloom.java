@@ -24,7 +24,7 @@ import org.fastfilter.bloom.BlockedBloom;
  *
  * <p>Not thread-safe: {@code add} is a plain read-modify-write of a {@code long[]}. One thread only.
  */
-final class FastFilterBloom implements FilterUnderTest {
+public final class FastFilterBloom implements FilterUnderTest {
   /** Bits per key for p = 1% (see the class comment); the only rate the suite uses. */
   static final int BITS_PER_KEY_AT_1_PERCENT = 11;
 
@@ -75,7 +75,7 @@ final class FastFilterBloom implements FilterUnderTest {
   }
 
   /** An empty BlockedBloom for n keys at {@link #BITS_PER_KEY_AT_1_PERCENT}, with a new random seed. */
-  static BlockedBloom empty(int n) {
+  public static BlockedBloom empty(int n) {
     try {
       return SIZED.newInstance(n, BITS_PER_KEY_AT_1_PERCENT);
     } catch (InstantiationException | IllegalAccessException | InvocationTargetException e) {

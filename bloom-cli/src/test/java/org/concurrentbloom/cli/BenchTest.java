@@ -57,6 +57,10 @@ class BenchTest {
     assertThat(String.join(" ", jmh)).startsWith("java -jar b.jar -f 1 -wi 1 -w 1s -i 1 -r 1s")
         .contains("-rf json -rff r.json").contains("-p n=1000000 -p keys=STRING");
     assertThat(jmh).endsWith("MightContainBenchmark\\.mightContain$", "AddBenchmark\\.add$");
+    List<String> longPath = BenchCommand.longPathJmhCommand(java, jar, result);
+    assertThat(String.join(" ", longPath)).startsWith("java -jar b.jar -f 1 -wi 1 -w 1s -i 1 -r 1s -p n=1000000")
+        .doesNotContain("keys=");
+    assertThat(longPath).last().isEqualTo("LongPathBenchmark\\.");
     assertThat(BenchCommand.reportCommand(java, jar, result)).startsWith("java", "-cp", "b.jar",
         "org.concurrentbloom.benchmarks.report.BenchmarkReport", "r.json");
   }
