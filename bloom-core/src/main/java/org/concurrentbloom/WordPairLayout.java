@@ -16,10 +16,11 @@ package org.concurrentbloom;
  * <p>Why two words. A blocked query (strategy 5) reads one cache line but still makes k separate probes,
  * each with its own load, shift and remix, and an add makes up to k atomic writes. Here a query is two
  * loads and two mask compares, and an add at most two compare-and-exchanges (one per word, skipped when
- * its bits are set already; {@code getAndBitwiseOr} is a CAS loop on HotSpot anyway), which is what lets a thread-safe filter keep pace with FastFilter_java's
- * single-threaded {@code BlockedBloom} (4 bits in 2 words; Lemire et al.'s FastFilter, after Putze,
- * Sanders and Singler's "Cache-, Hash- and Space-Efficient Bloom Filters", WEA 2007, section 2.2,
- * "register-blocked" filters). The price is a little memory: the bits of a word are shared by the items
+ * its bits are set already; {@code getAndBitwiseOr} is a CAS loop on HotSpot anyway). That is the shape
+ * of FastFilter_java's single-threaded {@code BlockedBloom} (4 bits in 2 words; Lemire et al.'s
+ * FastFilter, after Putze, Sanders and Singler's "Cache-, Hash- and Space-Efficient Bloom Filters", WEA
+ * 2007, section 2.2, "register-blocked" filters), whose speed its arithmetic and the thread-safe table
+ * bring within about 0.5-0.6x on single lookups (docs/BENCHMARKS.md says where the rest goes). The price is a little memory: the bits of a word are shared by the items
  * that chose it, so p = 1% takes 10.3 bits per item (k = 6) where strategy 5 takes 9.9 and the standard
  * layout 9.6 ({@link Sizing#wordPairFpp} is the model; docs/LAYOUTS.md has the table).
  *
@@ -86,7 +87,8 @@ final class WordPairLayout extends Layout {
   /**
    * Word a's bits for k hash functions: fields 0 .. ceil(k/2)-1 of g. A switch on k with every shift a
    * constant, not a loop nor a field count: a loop of 1 to 5 turns, with its set-up and exit tests, cost
-   * more than the rest of a query (two loads), and a shift by a computed amount cost ~20% of one.
+   * more than the rest of a query (two loads), and a switch on a field count read from the layout, with
+   * a computed shift for the second word, ~1 ns more per query than this.
    */
   static long firstMask(long g, int k) {
     switch (k) {
@@ -169,8 +171,8 @@ final class WordPairLayout extends Layout {
 
   /**
    * {@link #test} of n items whose h1 are {@code hashes[2i]}, into {@code results[offset + i]}: one
-   * branch-free loop, so the CPU keeps the cache misses of many items in flight (a loop of single tests
-   * waits on each answer's branch). The caller checks the table's seal after it, as for one test.
+   * branch-free loop with no call, table read or seal check per item, so the CPU keeps the cache misses
+   * of many items in flight. The caller checks the table's seal once after it, as for one test.
    */
   void testAll(long[] words, long[] hashes, int n, boolean[] results, int offset) {
     int k = hashFunctions;

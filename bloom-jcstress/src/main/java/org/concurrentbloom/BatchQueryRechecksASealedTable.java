@@ -32,49 +32,31 @@ import org.openjdk.jcstress.infra.results.ZZZZZ_Result;
     expect = FORBIDDEN, desc = "x seen, then missed: a batch trusted bits of a table the merge had sealed.")
 @Outcome(expect = FORBIDDEN, desc = "The finished add of x, or the merged z, is missing at the end.")
 @State
-public class BatchQueryRechecksASealedTable {
+public class BatchQueryRechecksASealedTable extends SealedMergeRace {
   static final Layout LAYOUT = new WordPairLayout(BlockedLayout.BLOCK_BITS, 4);
   static final int[] KEYS = JcstressKeys.disjoint(LAYOUT, 3);
-  static final Integer X = KEYS[0];
-  static final Integer Y = KEYS[1];
-  static final Integer Z = KEYS[2];
-
-  final BloomFilter<Integer> filter = BloomFilter.empty(Funnels.integerFunnel(), LAYOUT, 20, LAYOUT.expectedFpp(20));
-  /** The filter's first table, held here so that the reader can seal it as a merge does. */
-  final BitTable first = filter.currentTable();
-  /** The merge of a filter holding z into {@code filter}, made before the actors start. */
-  final Transition merge;
 
   public BatchQueryRechecksASealedTable() {
-    BloomFilter<Integer> other = JcstressKeys.filter(LAYOUT);
-    other.add(Z);
-    merge = Transition.toUnion(first, other.currentWords(), other.count());
+    super(LAYOUT, KEYS, 20);
   }
 
-  private boolean batchHas(Integer key) {
+  @Override
+  boolean has(int key) {
     return filter.mightContainAll(List.of(key))[0];
   }
 
   @Actor
   public void adder() {
-    filter.add(X);
+    addX();
   }
 
   @Actor
   public void readerAndStalledMerger(ZZZZZ_Result r) {
-    if (!first.casSeal(merge)) {
-      throw new IllegalStateException("only this actor seals the first table");
-    }
-    merge.finishCopy(); // the merge's copy; it stalls here, before swapping S in
-    r.r1 = batchHas(X);
-    r.r2 = batchHas(X);
-    filter.add(Y); // finds T sealed and finishes the merge: S is the filter's table from now on
-    r.r3 = batchHas(X);
+    stallMergeAndAsk(r);
   }
 
   @Arbiter
   public void arbiter(ZZZZZ_Result r) {
-    r.r4 = batchHas(X);
-    r.r5 = batchHas(Z);
+    askAfter(r);
   }
 }

@@ -1,6 +1,7 @@
 package org.concurrentbloom;
 
 import java.util.BitSet;
+import java.util.function.LongFunction;
 
 /**
  * Items for the filter-level jcstress tests: integers whose probe bits are pairwise disjoint in a
@@ -110,29 +111,7 @@ final class JcstressKeys {
    * any generation or any union of them), each int after the first sharing a word with the first.
    */
   static int[] expiringDisjoint(int count) {
-    int[] chosen = new int[count];
-    BitSet taken = new BitSet();
-    BitSet firstWords = null;
-    int found = 0;
-    for (int candidate = 0; found < count; candidate++) {
-      if (candidate > 1_000_000) {
-        throw new IllegalStateException("no " + count + " disjoint keys for the expiring filter");
-      }
-      BitSet bits = expiringBits(candidate);
-      if (bits.cardinality() != 6 || bits.intersects(taken)) {
-        continue;
-      }
-      BitSet words = wordsOf(bits);
-      if (firstWords != null && !words.intersects(firstWords)) {
-        continue;
-      }
-      if (firstWords == null) {
-        firstWords = words;
-      }
-      taken.or(bits);
-      chosen[found++] = candidate;
-    }
-    return chosen;
+    return ints(search(key -> expiringBits((int) key), 6, count, true, "the expiring filter"));
   }
 
   /** The bits {@code key} sets in the interleaved words of an empty {@link #expiring} filter (generation 0). */
@@ -152,44 +131,38 @@ final class JcstressKeys {
    * {@code addAll(long[])}.
    */
   static long[] longsSharingAWord(BloomFilter<Long> empty, int count) {
+    return search(key -> {
+      BloomFilter<Long> alone = empty.copy();
+      alone.addLong(key);
+      return BitSet.valueOf(alone.currentWords());
+    }, empty.hashFunctions(), count, true, empty.toString());
+  }
+
+  private static int[] find(Layout layout, int count, boolean shareAWordWithFirst) {
+    return ints(search(key -> probeBits(layout, (int) key), layout.hashFunctions, count, shareAWordWithFirst,
+        layout.shape()));
+  }
+
+  /**
+   * The first {@code count} keys from 0 up whose bits ({@code bitsOf}) number k (no two of a key's own
+   * probes coincide) and are disjoint from those of the keys chosen before; with
+   * {@code shareAWordWithFirst}, each key after the first also shares a 64-bit word with the first.
+   * Tries the first million keys, then throws naming {@code what}.
+   */
+  private static long[] search(LongFunction<BitSet> bitsOf, int k, int count, boolean shareAWordWithFirst,
+      String what) {
     long[] chosen = new long[count];
     BitSet taken = new BitSet();
     BitSet firstWords = null;
     int found = 0;
     for (long candidate = 0; found < count; candidate++) {
       if (candidate > 1_000_000) {
-        throw new IllegalStateException("no " + count + " disjoint long keys sharing a word for " + empty);
-      }
-      BloomFilter<Long> alone = empty.copy();
-      alone.addLong(candidate);
-      BitSet bits = BitSet.valueOf(alone.currentWords());
-      BitSet words = wordsOf(bits);
-      if (bits.cardinality() != empty.hashFunctions() || bits.intersects(taken)
-          || (firstWords != null && !words.intersects(firstWords))) {
-        continue;
-      }
-      if (firstWords == null) {
-        firstWords = words;
-      }
-      taken.or(bits);
-      chosen[found++] = candidate;
-    }
-    return chosen;
-  }
-
-  private static int[] find(Layout layout, int count, boolean shareAWordWithFirst) {
-    int[] chosen = new int[count];
-    BitSet taken = new BitSet();
-    BitSet firstWords = null;
-    int found = 0;
-    for (int candidate = 0; found < count; candidate++) {
-      if (candidate > 1_000_000) {
         throw new IllegalStateException("no " + count + " disjoint keys"
-            + (shareAWordWithFirst ? " sharing a word" : "") + " for " + layout.shape());
+            + (shareAWordWithFirst ? " sharing a word" : "") + " for " + what);
       }
-      BitSet bits = probeBits(layout, candidate);
-      if (bits.cardinality() != layout.hashFunctions || bits.intersects(taken)) {
-        continue; // two of its own probes coincide, or it shares a bit with an item taken before
+      BitSet bits = bitsOf.apply(candidate);
+      if (bits.cardinality() != k || bits.intersects(taken)) {
+        continue; // two of its own probes coincide, or it shares a bit with a key taken before
       }
       BitSet words = wordsOf(bits);
       if (shareAWordWithFirst && firstWords != null && !words.intersects(firstWords)) {
@@ -202,6 +175,14 @@ final class JcstressKeys {
       chosen[found++] = candidate;
     }
     return chosen;
+  }
+
+  private static int[] ints(long[] keys) {
+    int[] ints = new int[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      ints[i] = (int) keys[i];
+    }
+    return ints;
   }
 
   /** The bits {@code key} sets in an empty filter of {@code layout}. */

@@ -52,45 +52,31 @@ import org.openjdk.jcstress.infra.results.ZZZZZ_Result;
     expect = FORBIDDEN, desc = "x seen, then missed: a query trusted bits of a table the merge had sealed.")
 @Outcome(expect = FORBIDDEN, desc = "The finished add of x, or the merged z, is missing at the end.")
 @State
-public class QueryRechecksASealedTable {
+public class QueryRechecksASealedTable extends SealedMergeRace {
   static final Layout LAYOUT = new StandardLayout(256, 3);
   static final int[] KEYS = JcstressKeys.disjoint(LAYOUT, 3);
-  static final int X = KEYS[0];
-  static final int Y = KEYS[1];
-  static final int Z = KEYS[2];
-
-  final BloomFilter<Integer> filter = BloomFilter.empty(Funnels.integerFunnel(), LAYOUT, 59, LAYOUT.expectedFpp(59));
-  /** The filter's first table, held here so that the reader can seal it as a merge does. */
-  final BitTable first = filter.currentTable();
-  /** The merge of a filter holding z into {@code filter}, made before the actors start. */
-  final Transition merge;
 
   public QueryRechecksASealedTable() {
-    BloomFilter<Integer> other = JcstressKeys.filter(LAYOUT);
-    other.add(Z);
-    merge = Transition.toUnion(first, other.currentWords(), other.count());
+    super(LAYOUT, KEYS, 59);
+  }
+
+  @Override
+  boolean has(int key) {
+    return filter.mightContain(key);
   }
 
   @Actor
   public void adder() {
-    filter.add(X);
+    addX();
   }
 
   @Actor
   public void readerAndStalledMerger(ZZZZZ_Result r) {
-    if (!first.casSeal(merge)) {
-      throw new IllegalStateException("only this actor seals the first table");
-    }
-    merge.finishCopy(); // the merge's copy; it stalls here, before swapping S in
-    r.r1 = filter.mightContain(X);
-    r.r2 = filter.mightContain(X);
-    filter.add(Y); // finds T sealed and finishes the merge: S is the filter's table from now on
-    r.r3 = filter.mightContain(X);
+    stallMergeAndAsk(r);
   }
 
   @Arbiter
   public void arbiter(ZZZZZ_Result r) {
-    r.r4 = filter.mightContain(X);
-    r.r5 = filter.mightContain(Z);
+    askAfter(r);
   }
 }
