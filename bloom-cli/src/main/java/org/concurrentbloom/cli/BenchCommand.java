@@ -48,8 +48,9 @@ import picocli.CommandLine.ParentCommand;
             + "which FastFilter needs; then addLong, mightContainLong (1 and 2 threads) and the long[] "
             + "batches against FastFilter; 1 warm-up and 1 measurement iteration of 1 s each) from the "
             + "benchmarks jar in separate JVMs, then prints a Markdown table per operation with ns/op, "
-            + "the ratio to Guava and the ratio to the fastest peer of each case (above 1.00x is "
-            + "faster). The numbers are rough; for real ones run the full suite:",
+            + "the ratio to Guava (to FastFilter in the long-path tables) and the ratio to the "
+            + "fastest peer of each case (above 1.00x is faster). The numbers are rough; for real "
+            + "ones run the full suite:",
         "  bloom-benchmarks/run.sh full",
         "",
         "Needs the benchmarks jar: the ./bloom launcher builds it on first use (and after a source "
